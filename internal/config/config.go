@@ -1,0 +1,102 @@
+// Package config reads the service's configuration once, from the environment.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// Environments the service knows.
+const (
+	EnvDev  = "dev"
+	EnvProd = "prod"
+)
+
+// Config is everything the binary reads from its environment. It is built once
+// at start-up and passed down; nothing else reads os.Getenv.
+type Config struct {
+	// Addr is the listen address of the HTTP server (ADDR).
+	Addr string
+	// DatabaseURL is a postgres:// URL or a SQLite file path (DATABASE_URL).
+	DatabaseURL string
+	// BaseURL is the public origin used for canonical links and sitemaps (BASE_URL).
+	BaseURL string
+	// Env is dev or prod (APP_ENV).
+	Env string
+	// PaymentProvider is sandbox or stripe (PAYMENT_PROVIDER).
+	PaymentProvider string
+	// MailURL is the SMTP URL; empty keeps mail in the dev outbox (MAIL_URL).
+	MailURL string
+	// SessionSecret signs session cookies (SESSION_SECRET); in dev it is
+	// generated once and kept in DataDir when unset.
+	SessionSecret string
+	// DataDir holds the SQLite file and the dev session secret (DATA_DIR).
+	DataDir string
+	// ShutdownTimeout bounds how long in-flight requests may drain on SIGTERM.
+	ShutdownTimeout time.Duration
+	// LogLevel is debug, info, warn or error (LOG_LEVEL).
+	LogLevel string
+}
+
+// FromEnv reads the configuration from the process environment.
+func FromEnv() (Config, error) {
+	return Load(os.Getenv)
+}
+
+// Load builds a Config from a lookup function, so tests need not touch the
+// process environment.
+func Load(getenv func(string) string) (Config, error) {
+	get := func(key, def string) string {
+		if v := strings.TrimSpace(getenv(key)); v != "" {
+			return v
+		}
+		return def
+	}
+	c := Config{
+		Addr:            get("ADDR", ":8080"),
+		DataDir:         get("DATA_DIR", "data"),
+		Env:             get("APP_ENV", EnvDev),
+		PaymentProvider: get("PAYMENT_PROVIDER", "sandbox"),
+		MailURL:         get("MAIL_URL", ""),
+		SessionSecret:   get("SESSION_SECRET", ""),
+		LogLevel:        get("LOG_LEVEL", "info"),
+		ShutdownTimeout: 20 * time.Second,
+	}
+	c.DatabaseURL = get("DATABASE_URL", c.DataDir+"/selfmap.db")
+	c.BaseURL = strings.TrimRight(get("BASE_URL", "http://localhost"+portOf(c.Addr)), "/")
+
+	var errs []error
+	if c.Env != EnvDev && c.Env != EnvProd {
+		errs = append(errs, fmt.Errorf("APP_ENV must be %q or %q, got %q", EnvDev, EnvProd, c.Env))
+	}
+	if c.PaymentProvider != "sandbox" && c.PaymentProvider != "stripe" {
+		errs = append(errs, fmt.Errorf("PAYMENT_PROVIDER must be sandbox or stripe, got %q", c.PaymentProvider))
+	}
+	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("BASE_URL must be an absolute http(s) URL, got %q", c.BaseURL))
+	}
+	if c.Env == EnvProd && len(c.SessionSecret) < 32 {
+		errs = append(errs, errors.New("SESSION_SECRET must be set to at least 32 characters in prod"))
+	}
+	return c, errors.Join(errs...)
+}
+
+// Dev reports whether the service runs in development mode.
+func (c Config) Dev() bool { return c.Env == EnvDev }
+
+// SecureCookies reports whether cookies must carry the Secure flag: always in
+// prod, and whenever the public origin is https.
+func (c Config) SecureCookies() bool {
+	return c.Env == EnvProd || strings.HasPrefix(c.BaseURL, "https://")
+}
+
+func portOf(addr string) string {
+	if i := strings.LastIndex(addr, ":"); i >= 0 {
+		return addr[i:]
+	}
+	return ""
+}

@@ -1,0 +1,83 @@
+// Package exam knows the tests the product offers and, in later steps, how
+// their answers are scored. It is pure: no HTTP, no database.
+package exam
+
+import (
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+)
+
+// Pair is the {code}-{examId} that every screen path carries: a page code
+// (which may pick a theme and marketing variant) and the exam it belongs to.
+type Pair struct {
+	Code   string
+	ExamID int
+}
+
+// DefaultPair is the home pair when a site names none.
+var DefaultPair = Pair{Code: "BMBTI", ExamID: 1807}
+
+func (p Pair) String() string { return p.Code + "-" + strconv.Itoa(p.ExamID) }
+
+// Exam is one test of the catalogue.
+type Exam struct {
+	ID      int      `json:"id"`
+	Codes   []string `json:"codes"`
+	Report  string   `json:"report"`
+	NameKey string   `json:"nameKey"`
+}
+
+// Registry is the catalogue of exams, read from embedded data.
+type Registry struct {
+	byID map[int]Exam
+}
+
+//go:embed exams.json
+var examsJSON []byte
+
+// LoadRegistry parses the embedded catalogue.
+func LoadRegistry() (*Registry, error) {
+	var list []Exam
+	if err := json.Unmarshal(examsJSON, &list); err != nil {
+		return nil, fmt.Errorf("exam: parse exams.json: %w", err)
+	}
+	r := &Registry{byID: map[int]Exam{}}
+	for _, e := range list {
+		if _, dup := r.byID[e.ID]; dup || e.ID <= 0 || len(e.Codes) == 0 {
+			return nil, fmt.Errorf("exam: bad or duplicate exam %d in exams.json", e.ID)
+		}
+		r.byID[e.ID] = e
+	}
+	return r, nil
+}
+
+// Exam returns an exam by id.
+func (r *Registry) Exam(id int) (Exam, bool) {
+	e, ok := r.byID[id]
+	return e, ok
+}
+
+var pairPattern = regexp.MustCompile(`^([A-Za-z][A-Za-z0-9]{0,31})-([1-9][0-9]{0,8})$`)
+
+// ParsePair reads "{code}-{examId}" and checks that the exam exists and
+// offers that page code.
+func (r *Registry) ParsePair(s string) (Pair, bool) {
+	m := pairPattern.FindStringSubmatch(s)
+	if m == nil {
+		return Pair{}, false
+	}
+	id, _ := strconv.Atoi(m[2])
+	e, ok := r.byID[id]
+	if !ok {
+		return Pair{}, false
+	}
+	for _, c := range e.Codes {
+		if c == m[1] {
+			return Pair{Code: c, ExamID: id}, true
+		}
+	}
+	return Pair{}, false
+}

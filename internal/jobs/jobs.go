@@ -1,0 +1,131 @@
+// Package jobs runs background work through River, a job queue kept in the
+// same database as everything else, so every app instance shares it and a
+// job survives a restart.
+package jobs
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/riverdriver/riversqlite"
+	"github.com/riverqueue/river/rivermigrate"
+
+	"selfmap/internal/store"
+)
+
+// Queue is the River client for the store's dialect, behind the few methods
+// the rest of the service needs.
+type Queue struct {
+	start   func(context.Context) error
+	stop    func(context.Context) error
+	migrate func(context.Context) error
+	insert  func(context.Context, river.JobArgs, *river.InsertOpts) error
+}
+
+// Deps are what the workers need.
+type Deps struct {
+	Store  *store.Store
+	Logger *slog.Logger
+	Now    func() time.Time
+}
+
+func register(d Deps) (*river.Workers, []*river.PeriodicJob) {
+	workers := river.NewWorkers()
+	river.AddWorker(workers, &PruneEmailCodesWorker{Store: d.Store, Logger: d.Logger, Now: d.Now})
+	periodic := []*river.PeriodicJob{
+		river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
+			func() (river.JobArgs, *river.InsertOpts) { return PruneEmailCodesArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true}),
+	}
+	return workers, periodic
+}
+
+// New builds the queue. With workers false the client can only insert jobs
+// and migrate (the migrate and seed commands).
+func New(d Deps, workers bool) (*Queue, error) {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	cfg := &river.Config{Logger: quiet(d.Logger)}
+	if workers {
+		cfg.Workers, cfg.PeriodicJobs = register(d)
+		cfg.Queues = map[string]river.QueueConfig{river.QueueDefault: {MaxWorkers: 4}}
+	}
+	switch d.Store.Dialect {
+	case store.Postgres:
+		driver := riverpgxv5.New(d.Store.PgPool)
+		return newQueue[pgx.Tx](driver, cfg)
+	case store.SQLite:
+		driver := riversqlite.New(d.Store.QueueDB)
+		return newQueue[*sql.Tx](driver, cfg)
+	default:
+		return nil, fmt.Errorf("jobs: unsupported dialect %q", d.Store.Dialect)
+	}
+}
+
+func newQueue[TTx any](drv riverdriver.Driver[TTx], cfg *river.Config) (*Queue, error) {
+	client, err := river.NewClient(drv, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("jobs: new client: %w", err)
+	}
+	return &Queue{
+		start: client.Start,
+		stop:  client.Stop,
+		migrate: func(ctx context.Context) error {
+			m, err := rivermigrate.New(drv, &rivermigrate.Config{Logger: cfg.Logger})
+			if err != nil {
+				return err
+			}
+			_, err = m.Migrate(ctx, rivermigrate.DirectionUp, nil)
+			return err
+		},
+		insert: func(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) error {
+			_, err := client.Insert(ctx, args, opts)
+			return err
+		},
+	}, nil
+}
+
+// Migrate applies River's own schema migrations.
+func (q *Queue) Migrate(ctx context.Context) error {
+	if err := q.migrate(ctx); err != nil {
+		return fmt.Errorf("jobs: migrate: %w", err)
+	}
+	return nil
+}
+
+// Start runs the workers and the periodic jobs until Stop.
+func (q *Queue) Start(ctx context.Context) error { return q.start(ctx) }
+
+// Stop waits for running jobs to finish, or for ctx to end.
+func (q *Queue) Stop(ctx context.Context) error { return q.stop(ctx) }
+
+// Insert enqueues a job.
+func (q *Queue) Insert(ctx context.Context, args river.JobArgs, opts *river.InsertOpts) error {
+	if err := q.insert(ctx, args, opts); err != nil {
+		return fmt.Errorf("jobs: insert %s: %w", args.Kind(), err)
+	}
+	return nil
+}
+
+// quiet keeps River's routine info lines (leader elections, queue pings) out
+// of the service log while passing warnings and errors through.
+func quiet(l *slog.Logger) *slog.Logger {
+	return slog.New(levelFloor{l.Handler(), slog.LevelWarn})
+}
+
+type levelFloor struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h levelFloor) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}

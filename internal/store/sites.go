@@ -1,0 +1,49 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"selfmap/internal/exam"
+	"selfmap/internal/site"
+)
+
+type siteRow struct {
+	Host     string `db:"host"`
+	Theme    string `db:"theme"`
+	HomeCode string `db:"home_code"`
+	HomeExam int    `db:"home_exam"`
+}
+
+// ListSites returns every configured site.
+func (s *Store) ListSites(ctx context.Context) ([]site.Site, error) {
+	var rows []siteRow
+	if err := s.DB.SelectContext(ctx, &rows, `SELECT host, theme, home_code, home_exam FROM sites ORDER BY host`); err != nil {
+		return nil, fmt.Errorf("store: list sites: %w", err)
+	}
+	out := make([]site.Site, len(rows))
+	for i, r := range rows {
+		out[i] = site.Site{Host: r.Host, Theme: r.Theme, Home: exam.Pair{Code: r.HomeCode, ExamID: r.HomeExam}}
+	}
+	return out, nil
+}
+
+// SaveSite creates or replaces a site.
+func (s *Store) SaveSite(ctx context.Context, st site.Site) error {
+	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO sites (host, theme, home_code, home_exam) VALUES (?, ?, ?, ?)
+		ON CONFLICT (host) DO UPDATE SET theme = excluded.theme, home_code = excluded.home_code, home_exam = excluded.home_exam`),
+		st.Host, st.Theme, st.Home.Code, st.Home.ExamID)
+	if err != nil {
+		return fmt.Errorf("store: save site %s: %w", st.Host, err)
+	}
+	return nil
+}
+
+// CountSites returns how many sites exist; zero means a fresh database.
+func (s *Store) CountSites(ctx context.Context) (int, error) {
+	var n int
+	if err := s.DB.GetContext(ctx, &n, `SELECT COUNT(*) FROM sites`); err != nil {
+		return 0, fmt.Errorf("store: count sites: %w", err)
+	}
+	return n, nil
+}
