@@ -4,6 +4,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/url"
 	"os"
 	"strings"
@@ -40,6 +41,10 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	// LogLevel is debug, info, warn or error (LOG_LEVEL).
 	LogLevel string
+	// TrustedProxies are the networks whose X-Forwarded-For is believed
+	// (TRUSTED_PROXIES, comma-separated CIDRs); empty means the peer address
+	// is the client.
+	TrustedProxies []*net.IPNet
 }
 
 // FromEnv reads the configuration from the process environment.
@@ -70,6 +75,17 @@ func Load(getenv func(string) string) (Config, error) {
 	c.BaseURL = strings.TrimRight(get("BASE_URL", "http://localhost"+portOf(c.Addr)), "/")
 
 	var errs []error
+	for _, cidr := range strings.Split(get("TRUSTED_PROXIES", ""), ",") {
+		if cidr = strings.TrimSpace(cidr); cidr == "" {
+			continue
+		}
+		_, n, err := net.ParseCIDR(cidr)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("TRUSTED_PROXIES: %w", err))
+			continue
+		}
+		c.TrustedProxies = append(c.TrustedProxies, n)
+	}
 	if c.Env != EnvDev && c.Env != EnvProd {
 		errs = append(errs, fmt.Errorf("APP_ENV must be %q or %q, got %q", EnvDev, EnvProd, c.Env))
 	}

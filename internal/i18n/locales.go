@@ -36,10 +36,12 @@ var Locales = []Locale{
 // Default is the locale used when nothing else decides.
 var Default = Locales[0]
 
+// matcher lists the locales in the order of Locales. Chinese is matched by
+// script, so that zh-TW and zh-Hant find the Traditional locale.
 var matcher = language.NewMatcher([]language.Tag{
 	language.English,
-	language.MustParse("zh-CN"),
-	language.MustParse("zh-HK"),
+	language.MustParse("zh-Hans"),
+	language.MustParse("zh-Hant"),
 	language.French,
 	language.Spanish,
 	language.Japanese,

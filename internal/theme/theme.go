@@ -3,10 +3,8 @@
 package theme
 
 import (
-	"context"
 	"fmt"
 	"io/fs"
-	"slices"
 	"strings"
 )
 
@@ -66,9 +64,6 @@ func (s *Set) Get(name string) (*Theme, bool) {
 // Default returns the home theme.
 func (s *Set) Default() *Theme { return s.byName[Home] }
 
-// IsLanding reports whether name is one of the landing themes.
-func IsLanding(name string) bool { return slices.Contains(Landing, name) }
-
 // NormalizeHost lower-cases a Host header and drops its port and a leading
 // "www.".
 func NormalizeHost(host string) string {
@@ -77,21 +72,4 @@ func NormalizeHost(host string) string {
 		host = host[:i]
 	}
 	return strings.TrimPrefix(host, "www.")
-}
-
-type ctxKey struct{}
-
-// WithTheme stores the request's theme in ctx.
-func WithTheme(ctx context.Context, t *Theme) context.Context {
-	return context.WithValue(ctx, ctxKey{}, t)
-}
-
-// FromContext returns the request's theme; it panics when the theme
-// middleware did not run, which is a wiring bug.
-func FromContext(ctx context.Context) *Theme {
-	t, ok := ctx.Value(ctxKey{}).(*Theme)
-	if !ok {
-		panic("theme: no theme in context")
-	}
-	return t
 }

@@ -12,8 +12,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/jmoiron/sqlx"
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver for the admin connection
+	"github.com/jmoiron/sqlx"
 
 	"selfmap/internal/store"
 )

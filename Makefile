@@ -1,0 +1,46 @@
+# Selfmap: `make run` serves a fresh clone on :8080; `make test` runs every test.
+GO      ?= go
+BIN     := bin/selfmap
+ISLANDS := $(wildcard islands/*.ts islands/*.tsx islands/*.mjs)
+TEMPL   := $(wildcard views/*.templ)
+
+.PHONY: run build test islands templ bench load clean
+
+## run: build everything, migrate, load the demo data into an empty database, serve on :8080
+run: build
+	$(BIN) seed --if-empty
+	$(BIN) serve
+
+## build: leave the binary at bin/selfmap
+build: islands templ
+	$(GO) build -o $(BIN) ./cmd/selfmap
+
+## test: every test (PostgreSQL too when TEST_DATABASE_URL is set; the browser test needs chromium)
+test: islands templ
+	$(GO) vet ./...
+	npm run --silent typecheck
+	$(GO) test -count=1 ./...
+
+## islands: bundle the React islands with esbuild into static/dist
+islands: static/dist/manifest.json
+
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+static/dist/manifest.json: node_modules/.package-lock.json $(ISLANDS)
+	npm run --silent build
+
+## templ: generate the Go code of the views
+templ:
+	$(GO) tool templ generate -path views
+
+## bench: the rendering benchmarks (figures go to docs/performance.md)
+bench: islands templ
+	$(GO) test -run '^$$' -bench . -benchmem ./handlers/
+
+## load: request rate of the home page and a bare handler, on loopback (needs wrk)
+load: build
+	scripts/load.sh
+
+clean:
+	rm -rf bin static/dist node_modules

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"selfmap/internal/config"
+	"selfmap/internal/exam"
+	"selfmap/internal/site"
+	"selfmap/internal/theme"
+)
+
+// seed loads the demo data set: one site per landing theme on
+// <theme>.localhost, which browsers resolve to this machine, so every theme
+// can be seen by host name as well as by landing path.
+func seed(ctx context.Context, cfg config.Config, logger *slog.Logger, ifEmpty bool) error {
+	st, err := openMigrated(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if ifEmpty {
+		n, err := st.CountSites(ctx)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			fmt.Println("database already has data; demo seed skipped")
+			return nil
+		}
+	}
+	for _, name := range theme.Landing {
+		if err := st.SaveSite(ctx, site.Site{Host: name + ".localhost", Theme: name, Home: exam.DefaultPair}); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("demo data loaded: %d sites (<theme>.localhost)\n", len(theme.Landing))
+	return nil
+}

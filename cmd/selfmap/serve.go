@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+
+	"selfmap/internal/app"
+	"selfmap/internal/config"
+	"selfmap/internal/jobs"
+)
+
+// serve migrates, starts the job queue and serves HTTP until ctx ends (on
+// SIGINT or SIGTERM); it then stops taking connections, lets in-flight
+// requests and jobs finish within the shutdown timeout, and closes the
+// database.
+func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
+	st, err := openMigrated(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	e, err := app.New(cfg, logger, st)
+	if err != nil {
+		return err
+	}
+	queue, err := jobs.New(jobs.Deps{Store: st, Logger: logger}, true)
+	if err != nil {
+		return err
+	}
+	if err := queue.Start(ctx); err != nil {
+		return err
+	}
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	e.Listener = ln
+	url := cfg.BaseURL
+	if strings.HasPrefix(cfg.Addr, ":") && cfg.Dev() {
+		url = "http://localhost" + cfg.Addr
+	}
+	logger.Info("Selfmap is serving", "url", url, "addr", ln.Addr().String(), "env", cfg.Env, "database", st.Dialect)
+	fmt.Printf("Selfmap is running at %s\n", url)
+
+	served := make(chan error, 1)
+	go func() { served <- e.Start("") }()
+	select {
+	case err := <-served:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	case <-ctx.Done():
+	}
+
+	logger.Info("shutting down: draining requests and jobs", "timeout", cfg.ShutdownTimeout)
+	drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
+	defer cancel()
+	err = e.Shutdown(drain)
+	if qerr := queue.Stop(drain); qerr != nil {
+		err = errors.Join(err, qerr)
+	}
+	if err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	logger.Info("stopped cleanly")
+	return nil
+}

@@ -1,0 +1,53 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+)
+
+// legacyAlias is an old path of the product that now lives elsewhere.
+type legacyAlias struct {
+	From, To string
+}
+
+// legacyAliases lists every alias of ../shared/spec/routes.tsv; each takes
+// the {code}-{examId} pair and answers 301 to its target, query kept.
+var legacyAliases = []legacyAlias{
+	{"/landing/girl-old", "/landing/girl"},
+	{"/relaxPage", "/landing/relax"},
+	{"/homePage", "/homepage"},
+	{"/thirdPage", "/landing/third"},
+	{"/newPage", "/landing/new"},
+	{"/girlPage", "/landing/girl"},
+	{"/typesPage", "/landing/types"},
+	{"/free", "/landing/free"},
+	{"/founder", "/landing/founder"},
+	{"/young", "/landing/young"},
+	{"/rolesPage", "/landing/roles"},
+	{"/psychological", "/landing/psychological"},
+	{"/personalPage", "/landing/personal"},
+	{"/retrieve", "/report/retrieve"},
+	{"/question", "/answer/question"},
+	{"/email", "/answer/email"},
+	{"/answer_submit", "/answer/submit"},
+	{"/scheme_select", "/paying/scheme"},
+	{"/cancel-subscription", "/cancel/subscription"},
+	{"/cancel-success", "/cancel/success"},
+	{"/help-detail", "/helpDetail"},
+	{"/payment", "/paying/payment"},
+	{"/payPage", "/paying/paypage"},
+	{"/pay_success", "/paying/success"},
+	{"/pay_failed", "/paying/failed"},
+	{"/pay_check", "/paying/check"},
+	{"/pay_package", "/paying/package"},
+}
+
+// redirectAlias answers an old path with a permanent redirect to its target
+// in the same locale, keeping the pair and the query.
+func redirectAlias(to string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		st := state(c)
+		return c.Redirect(http.StatusMovedPermanently, st.WithQuery(st.LocalPath(to+"/"+pair(c).String())))
+	}
+}

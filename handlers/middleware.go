@@ -1,0 +1,117 @@
+package handlers
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	"golang.org/x/time/rate"
+)
+
+// maxBody bounds every request body; larger ones answer 413.
+const maxBody = "1M"
+
+// middleware installs the platform chain. It runs before routing (Pre) so
+// that the locale prefix is stripped before a route is matched, and so that
+// every answer, a 404 included, is logged, measured and given its headers.
+func (s *Server) middleware(e *echo.Echo) {
+	e.Pre(
+		middleware.RecoverWithConfig(middleware.RecoverConfig{DisableErrorHandler: false, DisablePrintStack: true,
+			LogErrorFunc: s.logPanic}),
+		middleware.RequestID(),
+		s.requestLog(),
+		s.http.middleware,
+		s.securityHeaders,
+		middleware.BodyLimit(maxBody),
+		middleware.GzipWithConfig(middleware.GzipConfig{Level: 5, MinLength: 1024, Skipper: skipCompression}),
+		s.requestState,
+		s.checkCSRF,
+	)
+}
+
+func skipCompression(c echo.Context) bool {
+	// Images and archives are compressed already.
+	return strings.HasSuffix(c.Request().URL.Path, ".png") || strings.HasSuffix(c.Request().URL.Path, ".pdf")
+}
+
+func (s *Server) logPanic(c echo.Context, err error, stack []byte) error {
+	s.Logger.ErrorContext(c.Request().Context(), "panic",
+		"request_id", c.Response().Header().Get(echo.HeaderXRequestID), "err", err, "stack", string(stack))
+	return err
+}
+
+// requestLog writes one structured line per request.
+func (s *Server) requestLog() echo.MiddlewareFunc {
+	return middleware.RequestLoggerWithConfig(middleware.RequestLoggerConfig{
+		LogStatus: true, LogURI: true, LogMethod: true, LogLatency: true, LogRequestID: true, LogRemoteIP: true,
+		LogValuesFunc: func(c echo.Context, v middleware.RequestLoggerValues) error {
+			level := slog.LevelInfo
+			if v.Status >= 500 {
+				level = slog.LevelError
+			}
+			attrs := []slog.Attr{
+				slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),
+				slog.Duration("latency", v.Latency), slog.String("request_id", v.RequestID), slog.String("ip", v.RemoteIP),
+			}
+			if logid := c.Request().Header.Get("logid"); logid != "" && len(logid) <= 64 {
+				attrs = append(attrs, slog.String("logid", logid))
+			}
+			s.Logger.LogAttrs(c.Request().Context(), level, "request", attrs...)
+			return nil
+		},
+	})
+}
+
+// securityHeaders sets a strict Content-Security-Policy with a nonce that is
+// new on every response, and the other protective headers.
+func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		nonce := newNonce()
+		h := c.Response().Header()
+		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'nonce-"+nonce+"'; style-src 'self' 'nonce-"+nonce+"'; "+
+			"img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "+
+			"frame-ancestors 'none'; form-action 'self'")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+		h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), payment=(self)")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		if !s.Config.Dev() {
+			h.Set("Strict-Transport-Security", "max-age=63072000; includeSubDomains")
+		}
+		r := c.Request()
+		c.SetRequest(r.WithContext(templ.WithNonce(r.Context(), nonce)))
+		return next(c)
+	}
+}
+
+func newNonce() string {
+	b := make([]byte, 16)
+	rand.Read(b) //nolint:errcheck // crypto/rand never fails
+	return base64.RawStdEncoding.EncodeToString(b)
+}
+
+// rateLimit allows each client address a steady rate with a burst.
+func rateLimit(perSecond float64, burst int) echo.MiddlewareFunc {
+	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
+		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+			Rate: rate.Limit(perSecond), Burst: burst, ExpiresIn: 5 * time.Minute,
+		}),
+		DenyHandler: func(c echo.Context, _ string, _ error) error {
+			c.Response().Header().Set("Retry-After", "10")
+			return echo.ErrTooManyRequests
+		},
+		ErrorHandler: func(c echo.Context, _ error) error { return echo.ErrForbidden },
+	})
+}
+
+// isSafeMethod reports whether a method changes nothing (RFC 9110).
+func isSafeMethod(m string) bool {
+	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
+}

@@ -1,0 +1,54 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/assets"
+	"selfmap/internal/islands"
+)
+
+// routes lists every route of the service. Paths are declared without their
+// locale prefix: the platform middleware strips /fr, /ja, ... before routing.
+// {code}-{examId} is the :pair parameter, validated by requirePair.
+func (s *Server) routes(e *echo.Echo) {
+	get := func(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
+		e.Match([]string{http.MethodGet, http.MethodHead}, path, h, m...)
+	}
+	writeLimit := rateLimit(2, 20)
+	apiLimit := rateLimit(20, 60)
+
+	// Platform
+	get("/healthz", s.healthz)
+	get("/metrics", s.metrics())
+	get("/robots.txt", s.robots)
+	get("/sitemap.xml", s.sitemap)
+	get(assets.Prefix+"*", echo.WrapHandler(s.Assets))
+	get(islands.Prefix+"*", echo.WrapHandler(s.Islands.Handler()))
+	get("/favicon.ico", s.favicon)
+
+	// Landing and home
+	get("/", s.home)
+	get("/homepage/:pair", s.home, s.requirePair)
+	get("/landing/:name/:pair", s.landing, s.requirePair)
+
+	// Consent
+	e.POST("/consent", s.consentForm, writeLimit)
+
+	// Legacy aliases: 301 to their targets, query kept
+	for _, a := range legacyAliases {
+		get(a.From+"/:pair", redirectAlias(a.To), s.requirePair)
+	}
+
+	// JSON API: the spec's paths and {result, message, data} envelope
+	api := e.Group("/api", apiLimit)
+	api.GET("/app/language/list/:examId", s.apiLanguageList)
+	api.GET("/app/v2/view", s.apiView)
+	api.POST("/consent", s.apiConsent, writeLimit)
+}
+
+// favicon sends browsers that ask for /favicon.ico to the theme's icon.
+func (s *Server) favicon(c echo.Context) error {
+	return c.Redirect(http.StatusMovedPermanently, s.Themes.Default().IconURL)
+}

@@ -1,0 +1,85 @@
+// Package handlers turns HTTP requests into calls of the domain packages and
+// renders their results. Every route is listed in routes.go.
+package handlers
+
+import (
+	"fmt"
+	"log/slog"
+	"net"
+	"time"
+
+	"github.com/gorilla/sessions"
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"selfmap/internal/assets"
+	"selfmap/internal/config"
+	"selfmap/internal/exam"
+	"selfmap/internal/i18n"
+	"selfmap/internal/islands"
+	"selfmap/internal/site"
+	"selfmap/internal/store"
+	"selfmap/internal/theme"
+	"selfmap/internal/web"
+)
+
+// Deps are the services the handlers call, built once by the serve command.
+type Deps struct {
+	Config   config.Config
+	Store    *store.Store
+	Logger   *slog.Logger
+	Catalog  *i18n.Catalog
+	Themes   *theme.Set
+	Assets   *assets.Assets
+	Islands  *islands.Manifest
+	Exams    *exam.Registry
+	Sites    *site.Directory
+	Sessions sessions.Store
+	Metrics  *prometheus.Registry
+}
+
+// Server holds the dependencies every handler shares.
+type Server struct {
+	Deps
+	static *web.Static
+	http   *httpMetrics
+}
+
+// New builds the router with its middleware and every route.
+func New(d Deps) (*echo.Echo, error) {
+	s := &Server{Deps: d}
+	s.static = &web.Static{
+		AppCSS:        d.Assets.URL("static/css/app.css"),
+		ConsentIsland: d.Islands.Script("consent"),
+	}
+	m, err := newHTTPMetrics(d.Metrics)
+	if err != nil {
+		return nil, fmt.Errorf("handlers: metrics: %w", err)
+	}
+	s.http = m
+
+	e := echo.New()
+	e.HideBanner = true
+	e.HidePort = true
+	e.HTTPErrorHandler = s.handleError
+	e.IPExtractor = echo.ExtractIPDirect()
+	if len(d.Config.TrustedProxies) > 0 {
+		e.IPExtractor = echo.ExtractIPFromXFFHeader(trustRanges(d.Config.TrustedProxies)...)
+	}
+	e.Server.ReadHeaderTimeout = 5 * time.Second
+	e.Server.ReadTimeout = 15 * time.Second
+	e.Server.WriteTimeout = 30 * time.Second
+	e.Server.IdleTimeout = 90 * time.Second
+	e.Server.MaxHeaderBytes = 32 << 10
+	s.middleware(e)
+	s.routes(e)
+	return e, nil
+}
+
+func trustRanges(nets []*net.IPNet) []echo.TrustOption {
+	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustPrivateNet(false), echo.TrustLinkLocal(false)}
+	for _, n := range nets {
+		opts = append(opts, echo.TrustIPRange(n))
+	}
+	return opts
+}

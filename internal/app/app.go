@@ -1,0 +1,131 @@
+// Package app wires the service together from its configuration and
+// database, so that the serve command and the HTTP tests build the very same
+// handler.
+package app
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gorilla/sessions"
+	"github.com/labstack/echo/v4"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
+	"selfmap/handlers"
+	"selfmap/internal/assets"
+	"selfmap/internal/config"
+	"selfmap/internal/exam"
+	"selfmap/internal/i18n"
+	"selfmap/internal/islands"
+	"selfmap/internal/site"
+	"selfmap/internal/store"
+	"selfmap/internal/theme"
+	"selfmap/locales"
+	"selfmap/static"
+	"selfmap/themes"
+)
+
+// sitesTTL bounds how long a new or changed site takes to reach every
+// instance.
+const sitesTTL = 30 * time.Second
+
+// New builds the HTTP handler of the service.
+func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*echo.Echo, error) {
+	catalog, err := i18n.Load(locales.Files)
+	if err != nil {
+		return nil, err
+	}
+	css, err := fs.Sub(static.CSS, "css")
+	if err != nil {
+		return nil, err
+	}
+	files, err := assets.New(map[string]fs.FS{"themes": themes.Files, "static/css": css})
+	if err != nil {
+		return nil, err
+	}
+	themeSet, err := theme.Load(themes.Files, files)
+	if err != nil {
+		return nil, err
+	}
+	dist, err := fs.Sub(static.Dist, "dist")
+	if err != nil {
+		return nil, err
+	}
+	bundles, err := islands.Load(dist)
+	if err != nil {
+		return nil, err
+	}
+	exams, err := exam.LoadRegistry()
+	if err != nil {
+		return nil, err
+	}
+	secret, err := sessionSecret(cfg)
+	if err != nil {
+		return nil, err
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+
+	return handlers.New(handlers.Deps{
+		Config:   cfg,
+		Store:    st,
+		Logger:   logger,
+		Catalog:  catalog,
+		Themes:   themeSet,
+		Assets:   files,
+		Islands:  bundles,
+		Exams:    exams,
+		Sites:    site.NewDirectory(st.ListSites, sitesTTL, logger),
+		Sessions: newSessionStore(secret, cfg.SecureCookies()),
+		Metrics:  reg,
+	})
+}
+
+// newSessionStore keeps sessions in cookies that are signed and encrypted
+// with keys derived from one secret, so no instance holds session state.
+func newSessionStore(secret string, secure bool) sessions.Store {
+	hashKey := sha256.Sum256([]byte("selfmap session signing\x00" + secret))
+	blockKey := sha256.Sum256([]byte("selfmap session encryption\x00" + secret))
+	store := sessions.NewCookieStore(hashKey[:], blockKey[:])
+	store.Options = &sessions.Options{
+		Path: "/", MaxAge: int((30 * 24 * time.Hour).Seconds()),
+		HttpOnly: true, Secure: secure, SameSite: http.SameSiteLaxMode,
+	}
+	return store
+}
+
+// sessionSecret returns SESSION_SECRET or, in development, a secret made
+// once and kept in DataDir so sessions survive a restart.
+func sessionSecret(cfg config.Config) (string, error) {
+	if cfg.SessionSecret != "" {
+		return cfg.SessionSecret, nil
+	}
+	if !cfg.Dev() {
+		return "", errors.New("app: SESSION_SECRET is required outside dev")
+	}
+	path := filepath.Join(cfg.DataDir, "session.key")
+	if buf, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(buf))) >= 32 {
+		return strings.TrimSpace(string(buf)), nil
+	}
+	b := make([]byte, 32)
+	rand.Read(b) //nolint:errcheck // crypto/rand never fails
+	secret := hex.EncodeToString(b)
+	if err := os.MkdirAll(cfg.DataDir, 0o755); err != nil {
+		return "", fmt.Errorf("app: create data folder: %w", err)
+	}
+	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("app: keep dev session secret: %w", err)
+	}
+	return secret, nil
+}
