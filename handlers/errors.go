@@ -63,10 +63,11 @@ func classify(err error, path string) problem {
 // the request id once, then answers with the error page or, under /api, the
 // JSON envelope, in the visitor's locale.
 func (s *Server) handleError(err error, c echo.Context) {
-	if c.Response().Committed {
+	r := c.Request()
+	if c.Response().Committed || (errors.Is(err, context.Canceled) && r.Context().Err() != nil) {
+		// Nothing more can be said: the answer is out, or the client left.
 		return
 	}
-	r := c.Request()
 	st, ok := web.Lookup(r.Context())
 	if !ok {
 		// The error came before the request state was built (a body too

@@ -26,7 +26,7 @@ import (
 
 // newServer builds the real handler over a fresh database, with one site
 // (relax.example) so host-based theming can be tested.
-func newServer(t *testing.T, s *store.Store) *echo.Echo {
+func newServer(t testing.TB, s *store.Store) *echo.Echo {
 	t.Helper()
 	cfg, err := config.Load(func(k string) string {
 		return map[string]string{"DATA_DIR": t.TempDir(), "BASE_URL": "http://selfmap.test"}[k]

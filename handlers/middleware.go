@@ -29,7 +29,7 @@ func (s *Server) middleware(e *echo.Echo) {
 		s.http.middleware,
 		s.securityHeaders,
 		middleware.BodyLimit(maxBody),
-		middleware.GzipWithConfig(middleware.GzipConfig{Level: 5, MinLength: 1024, Skipper: skipCompression}),
+		middleware.GzipWithConfig(middleware.GzipConfig{Level: 1, MinLength: 1024, Skipper: skipCompression}),
 		s.requestState,
 		s.checkCSRF,
 	)

@@ -8,11 +8,11 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/internal/assets"
 	"selfmap/internal/consent"
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
-	"selfmap/internal/assets"
 	"selfmap/internal/theme"
 	"selfmap/internal/web"
 )

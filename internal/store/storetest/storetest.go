@@ -26,26 +26,26 @@ func Each(t *testing.T, fn func(t *testing.T, s *store.Store)) {
 }
 
 // SQLite opens a migrated SQLite database in a temporary folder.
-func SQLite(t *testing.T) *store.Store {
+func SQLite(t testing.TB) *store.Store {
 	t.Helper()
 	return open(t, SQLiteURL(t))
 }
 
 // SQLiteURL returns the path of a new, empty SQLite database.
-func SQLiteURL(t *testing.T) string {
+func SQLiteURL(t testing.TB) string {
 	return filepath.Join(t.TempDir(), "test.db")
 }
 
 // Postgres opens a migrated database in a schema of its own on the server
 // named by TEST_DATABASE_URL, dropped when the test ends.
-func Postgres(t *testing.T) *store.Store {
+func Postgres(t testing.TB) *store.Store {
 	t.Helper()
 	return open(t, PostgresURL(t))
 }
 
 // PostgresURL creates an empty schema and returns a URL whose connections use
 // it. Without TEST_DATABASE_URL it skips, or fails under CI=true.
-func PostgresURL(t *testing.T) string {
+func PostgresURL(t testing.TB) string {
 	t.Helper()
 	base := os.Getenv("TEST_DATABASE_URL")
 	if base == "" {
@@ -79,7 +79,7 @@ func PostgresURL(t *testing.T) string {
 	return u.String()
 }
 
-func open(t *testing.T, dsn string) *store.Store {
+func open(t testing.TB, dsn string) *store.Store {
 	t.Helper()
 	ctx := context.Background()
 	s, err := store.Open(ctx, dsn)
