@@ -345,3 +345,26 @@ func TestRouteTable(t *testing.T) {
 		t.Errorf("checked %d aliases, want %d", aliases, 27*len(i18n.Locales))
 	}
 }
+
+// Assets and island bundles live at content-addressed URLs and are cached
+// for a year; their HTML references resolve.
+func TestAssetsAreFingerprintedAndImmutable(t *testing.T) {
+	e := newServer(t, storetest.SQLite(t))
+	page := scenario{url: "/landing/girl/BMBTI-1807", status: 200}.run(t, e).Body.String()
+	refs := regexp.MustCompile(`(?:href|src|data-src)="(/(?:assets|static/dist)/[^"]+)"`).FindAllStringSubmatch(page, -1)
+	if len(refs) < 5 {
+		t.Fatalf("found only %d asset references", len(refs))
+	}
+	for _, ref := range refs {
+		if !regexp.MustCompile(`[.-][0-9A-Za-z]{8,10}\.(css|svg|js)$`).MatchString(ref[1]) {
+			t.Errorf("asset URL without a content hash: %s", ref[1])
+		}
+		rec := scenario{url: ref[1], status: 200}.run(t, e)
+		if cc := rec.Header().Get("Cache-Control"); cc != "public, max-age=31536000, immutable" {
+			t.Errorf("%s: Cache-Control %q", ref[1], cc)
+		}
+	}
+	if !strings.Contains(page, "/assets/themes/girl/logo.") || !strings.Contains(page, "/assets/themes/girl/footer-logo.") {
+		t.Error("the girl landing does not use its own logos")
+	}
+}

@@ -49,8 +49,8 @@ type Server struct {
 func New(d Deps) (*echo.Echo, error) {
 	s := &Server{Deps: d}
 	s.static = &web.Static{
-		AppCSS:        d.Assets.URL("static/css/app.css"),
-		ConsentIsland: d.Islands.Script("consent"),
+		AppCSS:  d.Assets.URL("static/css/app.css"),
+		Islands: d.Islands,
 	}
 	m, err := newHTTPMetrics(d.Metrics)
 	if err != nil {

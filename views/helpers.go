@@ -5,6 +5,8 @@ package views
 import (
 	"context"
 
+	"github.com/a-h/templ"
+
 	"selfmap/internal/i18n"
 	"selfmap/internal/web"
 )
@@ -67,6 +69,24 @@ func navItems(ctx context.Context) []NavItem {
 func isCurrent(ctx context.Context, href string) bool {
 	r := req(ctx)
 	return r.LocalPath(r.Path) == href
+}
+
+// islandTrigger marks an element whose click loads an island's module and
+// opens it (see loaderJS); the island reads its props from the JSON script
+// tag islandData renders.
+func islandTrigger(ctx context.Context, name string) templ.Attributes {
+	return templ.Attributes{
+		"data-island": name,
+		"data-src":    req(ctx).Static.Islands.Script(name),
+		"data-props":  name + "-props",
+		"data-error":  t(ctx, "error.load_failed"),
+	}
+}
+
+// islandData renders an island's props, its translated messages included,
+// as the JSON script tag the island reads.
+func islandData(name string, props any) templ.Component {
+	return templ.JSONScript(name+"-props", props)
 }
 
 // consentProps is what the consent island reads from its JSON script tag.

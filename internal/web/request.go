@@ -10,6 +10,7 @@ import (
 	"selfmap/internal/consent"
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
+	"selfmap/internal/islands"
 	"selfmap/internal/theme"
 )
 
@@ -38,11 +39,10 @@ type Request struct {
 	Static *Static
 }
 
-// Static is the set of site-wide asset URLs, resolved once at start-up.
+// Static is the set of site-wide assets, resolved once at start-up.
 type Static struct {
-	AppCSS string
-	// ConsentIsland is the module of the consent preferences dialog.
-	ConsentIsland string
+	AppCSS  string
+	Islands *islands.Manifest
 }
 
 // URL returns the absolute URL of a path of the default locale in locale l.
