@@ -8,7 +8,7 @@ package locales
 
 import "embed"
 
-// Files holds every <tag>.toml message file.
+// Files holds every message file: <tag>.toml and <area>.<tag>.toml.
 //
 //go:embed *.toml
 var Files embed.FS

@@ -27,7 +27,7 @@ type Translator struct {
 	plain map[string]string
 }
 
-// Load reads <tag>.toml for every locale from files.
+// Load reads the message files of every locale from files.
 func Load(files fs.FS) (*Catalog, error) {
 	c := &Catalog{
 		bundle:      goi18n.NewBundle(language.English),
@@ -36,17 +36,30 @@ func Load(files fs.FS) (*Catalog, error) {
 	}
 	c.bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	for _, l := range Locales {
-		name := l.Tag + ".toml"
-		buf, err := fs.ReadFile(files, name)
+		// A locale's messages are <tag>.toml plus any <area>.<tag>.toml, so
+		// large areas (type descriptions, reports) keep files of their own.
+		names, err := fs.Glob(files, "*"+l.Tag+".toml")
 		if err != nil {
-			return nil, fmt.Errorf("i18n: read %s: %w", name, err)
+			return nil, fmt.Errorf("i18n: list %s files: %w", l.Tag, err)
 		}
-		mf, err := c.bundle.ParseMessageFileBytes(buf, name)
-		if err != nil {
-			return nil, fmt.Errorf("i18n: parse %s: %w", name, err)
+		for _, name := range names {
+			if name != l.Tag+".toml" && !strings.HasSuffix(name, "."+l.Tag+".toml") {
+				continue
+			}
+			buf, err := fs.ReadFile(files, name)
+			if err != nil {
+				return nil, fmt.Errorf("i18n: read %s: %w", name, err)
+			}
+			mf, err := c.bundle.ParseMessageFileBytes(buf, l.Tag+".toml")
+			if err != nil {
+				return nil, fmt.Errorf("i18n: parse %s: %w", name, err)
+			}
+			for _, m := range mf.Messages {
+				c.ids[l.Tag] = append(c.ids[l.Tag], m.ID)
+			}
 		}
-		for _, m := range mf.Messages {
-			c.ids[l.Tag] = append(c.ids[l.Tag], m.ID)
+		if len(c.ids[l.Tag]) == 0 {
+			return nil, fmt.Errorf("i18n: no messages for %s", l.Tag)
 		}
 	}
 	for _, l := range Locales {

@@ -1,0 +1,207 @@
+// Package e2e drives the real selfmap binary with a real browser (Chromium,
+// through chromedp): the pages a visitor opens, the consent banner and its
+// React island, and screenshots at phone and desktop widths.
+//
+// TestMain builds ./cmd/selfmap, starts it on a free loopback port with a
+// fresh SQLite database, and stops it with SIGTERM at the end; a server that
+// does not exit 0 fails the run, because graceful shutdown is a feature too.
+package e2e
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+const (
+	// moduleRoot is the repository root, seen from this package's directory.
+	moduleRoot = ".."
+
+	startTimeout    = 20 * time.Second
+	shutdownTimeout = 25 * time.Second // the server drains for up to 20 s
+)
+
+// baseURL is the address of the server that TestMain started, such as
+// http://127.0.0.1:43567, with no trailing slash.
+var baseURL string
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	dir, err := os.MkdirTemp("", "selfmap-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+
+	srv, err := startServer(dir)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: the server did not start:", err)
+		if srv != nil {
+			srv.kill()
+			fmt.Fprintf(os.Stderr, "--- server output ---\n%s\n", srv.output())
+		}
+		return 1
+	}
+	baseURL = srv.url
+
+	code := m.Run()
+
+	if err := srv.stop(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: graceful shutdown failed:", err)
+		fmt.Fprintf(os.Stderr, "--- server output ---\n%s\n", srv.output())
+		return 1
+	}
+	return code
+}
+
+// server is the selfmap process under test.
+type server struct {
+	cmd  *exec.Cmd
+	url  string
+	out  *syncBuffer
+	done chan struct{} // closed when the process has exited
+	err  error         // the result of cmd.Wait, set before done closes
+}
+
+func startServer(dir string) (*server, error) {
+	if _, err := os.Stat(filepath.Join(moduleRoot, "static", "dist", "manifest.json")); err != nil {
+		return nil, fmt.Errorf("static/dist/manifest.json is missing: run `make islands` first (make test does): %w", err)
+	}
+
+	bin := filepath.Join(dir, "selfmap")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/selfmap")
+	build.Dir = moduleRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go build ./cmd/selfmap: %w\n%s", err, out)
+	}
+
+	port, err := freePort()
+	if err != nil {
+		return nil, err
+	}
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
+	s := &server{url: "http://" + addr, out: &syncBuffer{}, done: make(chan struct{})}
+	s.cmd = exec.Command(bin, "serve")
+	s.cmd.Dir = dir
+	s.cmd.Env = []string{
+		"ADDR=" + addr,
+		"DATA_DIR=" + dir,
+		"DATABASE_URL=" + filepath.Join(dir, "e2e.db"),
+		"BASE_URL=" + s.url,
+		"APP_ENV=dev",
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + os.Getenv("HOME"),
+	}
+	s.cmd.Stdout = s.out
+	s.cmd.Stderr = s.out
+	if err := s.cmd.Start(); err != nil {
+		return nil, err
+	}
+	go func() {
+		s.err = s.cmd.Wait()
+		close(s.done)
+	}()
+
+	if err := s.waitHealthy(startTimeout); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// waitHealthy polls GET /healthz until it answers 200, the process exits, or
+// the timeout ends.
+func (s *server) waitHealthy(timeout time.Duration) error {
+	client := &http.Client{Timeout: time.Second}
+	deadline := time.Now().Add(timeout)
+	lastErr := errors.New("no answer yet")
+	for time.Now().Before(deadline) {
+		select {
+		case <-s.done:
+			return fmt.Errorf("the server exited before it was healthy: %v", s.err)
+		default:
+		}
+		resp, err := client.Get(s.url + "/healthz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+			err = fmt.Errorf("GET /healthz: %s", resp.Status)
+		}
+		lastErr = err
+		time.Sleep(100 * time.Millisecond)
+	}
+	return fmt.Errorf("GET %s/healthz did not answer 200 within %s: %v", s.url, timeout, lastErr)
+}
+
+// stop sends SIGTERM and expects a clean exit (status 0) within
+// shutdownTimeout.
+func (s *server) stop() error {
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		return fmt.Errorf("send SIGTERM: %w", err)
+	}
+	select {
+	case <-s.done:
+	case <-time.After(shutdownTimeout):
+		s.kill()
+		return fmt.Errorf("the server was still running %s after SIGTERM", shutdownTimeout)
+	}
+	if s.err != nil {
+		return fmt.Errorf("the server did not exit cleanly after SIGTERM: %w", s.err)
+	}
+	return nil
+}
+
+// kill ends the process at once and waits for it, bounded.
+func (s *server) kill() {
+	_ = s.cmd.Process.Kill()
+	select {
+	case <-s.done:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+func (s *server) output() string { return s.out.String() }
+
+// freePort asks the kernel for a free loopback port.
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// syncBuffer collects the output of the server, written from the goroutines
+// of os/exec and read by the test.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
