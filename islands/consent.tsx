@@ -15,6 +15,21 @@ type Props = {
   messages: Messages;
 };
 
+type CategoryProps = { name: string; title: string; text: string; checked: boolean; onChange: (v: boolean) => void };
+
+/** One optional cookie category: a checkbox labelled by its title and what it is for. */
+function Category({ name, title, text, checked, onChange }: CategoryProps) {
+  return (
+    <label className="consent-option">
+      <input type="checkbox" name={name} checked={checked} onChange={(e) => onChange(e.target.checked)} />
+      <span>
+        <strong>{title}</strong>
+        <small>{text}</small>
+      </span>
+    </label>
+  );
+}
+
 function Preferences({ props, onDone }: { props: Props; onDone: () => void }) {
   const t = props.messages;
   const [open, setOpen] = useState(true);
@@ -61,20 +76,8 @@ function Preferences({ props, onDone }: { props: Props; onDone: () => void }) {
                   <small>{t.necessary_text}</small>
                 </span>
               </label>
-              <label className="consent-option">
-                <input type="checkbox" name="analytics" checked={analytics} onChange={(e) => setAnalytics(e.target.checked)} />
-                <span>
-                  <strong>{t.analytics}</strong>
-                  <small>{t.analytics_text}</small>
-                </span>
-              </label>
-              <label className="consent-option">
-                <input type="checkbox" name="marketing" checked={marketing} onChange={(e) => setMarketing(e.target.checked)} />
-                <span>
-                  <strong>{t.marketing}</strong>
-                  <small>{t.marketing_text}</small>
-                </span>
-              </label>
+              <Category name="analytics" title={t.analytics} text={t.analytics_text} checked={analytics} onChange={setAnalytics} />
+              <Category name="marketing" title={t.marketing} text={t.marketing_text} checked={marketing} onChange={setMarketing} />
             </fieldset>
             {error && (
               <p className="form-error" role="alert">
