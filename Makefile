@@ -4,7 +4,9 @@ BIN     := bin/selfmap
 ISLANDS := $(wildcard islands/*.ts islands/*.tsx islands/*.mjs)
 TEMPL   := $(wildcard views/*.templ)
 
-.PHONY: run build test islands templ bench load clean
+ITEMS   := internal/exam/ipipneo/items.gen.json
+
+.PHONY: run build test generate islands items templ bench load clean
 
 ## run: build everything, migrate, load the demo data into an empty database, serve on :8080
 run: build
@@ -12,14 +14,17 @@ run: build
 	$(BIN) serve
 
 ## build: leave the binary at bin/selfmap
-build: islands templ
+build: generate
 	$(GO) build -o $(BIN) ./cmd/selfmap
 
 ## test: every test (PostgreSQL too when TEST_DATABASE_URL is set; the browser test needs chromium)
-test: islands templ
+test: generate
 	$(GO) vet ./...
 	npm run --silent typecheck
 	$(GO) test -count=1 ./...
+
+## generate: everything the Go build embeds (island bundles, item bank, views)
+generate: islands items templ
 
 ## islands: bundle the React islands with esbuild into static/dist
 islands: static/dist/manifest.json
@@ -30,17 +35,23 @@ node_modules/.package-lock.json: package.json package-lock.json
 static/dist/manifest.json: node_modules/.package-lock.json $(ISLANDS)
 	npm run --silent build
 
+## items: export the IPIP-NEO-120 items of the pinned npm package for the nine locales
+items: $(ITEMS)
+
+$(ITEMS): node_modules/.package-lock.json scripts/export-items.mjs
+	node scripts/export-items.mjs
+
 ## templ: generate the Go code of the views
 templ:
 	$(GO) tool templ generate -path views
 
 ## bench: the rendering benchmarks (figures go to docs/performance.md)
-bench: islands templ
-	$(GO) test -run '^$$' -bench . -benchmem ./handlers/
+bench: generate
+	$(GO) test -run '^$$' -bench . -benchmem ./handlers/ ./internal/exam/...
 
 ## load: request rate of the home page and a bare handler, on loopback (needs wrk)
 load: build
 	scripts/load.sh
 
 clean:
-	rm -rf bin static/dist node_modules
+	rm -rf bin static/dist node_modules $(ITEMS)
