@@ -2,11 +2,10 @@
 GO      ?= go
 BIN     := bin/selfmap
 ISLANDS := $(wildcard islands/*.ts islands/*.tsx islands/*.mjs)
-TEMPL   := $(wildcard views/*.templ)
 
 ITEMS   := internal/exam/ipipneo/items.gen.json
 
-.PHONY: run build test generate islands items templ bench load clean
+.PHONY: run build test fuzz generate islands items templ bench load clean
 
 ## run: build everything, migrate, load the demo data into an empty database, serve on :8080
 run: build
@@ -22,6 +21,11 @@ test: generate
 	$(GO) vet ./...
 	npm run --silent typecheck
 	$(GO) test -count=1 ./...
+
+## fuzz: the submission parser's fuzz target, for a bounded time (FUZZTIME, default 20s)
+FUZZTIME ?= 20s
+fuzz: generate
+	$(GO) test ./internal/exam/ -run '^$$' -fuzz FuzzParseSubmission -fuzztime $(FUZZTIME)
 
 ## generate: everything the Go build embeds (island bundles, item bank, views)
 generate: islands items templ

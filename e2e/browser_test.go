@@ -226,9 +226,15 @@ type consoleEntry struct {
 // scenarioTimeout, and the browser stops when the test ends.
 func newPage(t *testing.T) *browserPage {
 	t.Helper()
+	return newPageWithin(t, scenarioTimeout)
+}
+
+// newPageWithin is newPage for a scenario that needs longer than usual.
+func newPageWithin(t *testing.T, limit time.Duration) *browserPage {
+	t.Helper()
 	execPath := chromiumPath(t)
 
-	ctx, cancel := context.WithTimeout(context.Background(), scenarioTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	t.Cleanup(cancel)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
 		chromedp.ExecPath(execPath),
@@ -329,17 +335,29 @@ func remoteText(o *runtime.RemoteObject) string {
 
 // assertCleanConsole fails on console errors, uncaught exceptions, alerts
 // and Content Security Policy violations seen so far, and logs the rest.
-func (p *browserPage) assertCleanConsole() {
+// assertCleanConsole fails on any problem the browser reported, except the
+// expected ones (substrings of the report, such as the 422 status of a form
+// sent back with its errors on purpose).
+func (p *browserPage) assertCleanConsole(expected ...string) {
 	p.t.Helper()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for _, e := range p.console {
-		if e.bad {
+		if e.bad && !containsAny(e.text, expected) {
 			p.t.Errorf("the browser reported a problem: %s", e.text)
 		} else {
 			p.t.Logf("browser console: %s", e.text)
 		}
 	}
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
 }
 
 // run runs the actions with a shorter bound than the scenario's, so that a

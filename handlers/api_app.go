@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/internal/apperr"
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/site"
@@ -108,17 +109,8 @@ func (s *Server) siteTheme(found site.Site) *theme.Theme {
 	return s.Themes.Default()
 }
 
-// apiError is an API failure with its status and translated message id.
-type apiError struct {
-	status    int
-	messageID string
-	data      map[string]any
-}
-
-func (e apiError) Error() string { return "handlers: api " + e.messageID }
-
 func apiInvalid(name string) error {
-	return apiError{status: 400, messageID: "api.invalid_param", data: map[string]any{"Name": name}}
+	return apperr.BadRequest("api.invalid_param", map[string]any{"Name": name})
 }
 
-func apiUnknownExam() error { return apiError{status: 404, messageID: "api.unknown_exam"} }
+func apiUnknownExam() error { return apperr.NotFound("api.unknown_exam") }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/internal/apperr"
 	"selfmap/internal/i18n"
 	"selfmap/internal/web"
 	"selfmap/views"
@@ -31,10 +32,14 @@ type problem struct {
 func classify(err error, path string) problem {
 	var bad badLanguageError
 	var he *echo.HTTPError
-	var ae apiError
+	var ae *apperr.Error
 	switch {
 	case errors.As(err, &ae):
-		return problem{status: ae.status, titleID: "error.bad_request_title", messageID: ae.messageID, data: ae.data}
+		title := "error.bad_request_title"
+		if ae.Status == http.StatusNotFound {
+			title = "error.not_found_title"
+		}
+		return problem{status: ae.Status, titleID: title, messageID: ae.ID, data: ae.Data}
 	case errors.As(err, &bad):
 		return problem{status: http.StatusBadRequest, titleID: "error.bad_request_title", messageID: "error.bad_language",
 			data: map[string]any{"Code": bad.Code}, offerLanguages: true}
@@ -77,6 +82,10 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.SetRequest(r.WithContext(i18n.WithTranslator(web.With(r.Context(), st), s.Catalog.Translator(st.Locale))))
 	}
 	p := classify(err, st.LocalPath(st.Path))
+	if p.status == http.StatusNotFound && !isAPIPath(st.Path) {
+		// A missing object and a missing page look the same to a visitor.
+		p = classify(echo.ErrNotFound, st.LocalPath(st.Path))
+	}
 	if p.status >= 500 {
 		s.Logger.ErrorContext(r.Context(), "request failed", "request_id", st.RequestID, "method", r.Method, "path", r.URL.Path, "err", err)
 	}

@@ -316,7 +316,9 @@ func TestRouteTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	built := map[string]bool{"/": true, "/homepage/{p}": true}
+	built := map[string]bool{"/": true, "/homepage/{p}": true, "/answer/question/{p}": true, "/quiz/standard/{p}": true}
+	// Flow screens that need a result send a browser without one to the start.
+	needsResult := map[string]bool{"/answer/submit/{p}": true, "/quiz/submit/{p}": true, "/answer/email/{p}": true, "/report/result-free-test/{p}": true}
 	sc := bufio.NewScanner(f)
 	aliases := 0
 	for sc.Scan() {
@@ -333,6 +335,8 @@ func TestRouteTable(t *testing.T) {
 				aliases++
 				to := l.Path(strings.ReplaceAll(cols[2], "{p}", "BMBTI-1807")) + "?gclid=x&hl=" + l.Spec
 				scenario{url: from + "?gclid=x&hl=" + l.Spec, status: 301, location: to}.run(t, e)
+			case needsResult[path]:
+				scenario{url: from, status: 303, location: l.Path("/answer/question/BMBTI-1807")}.run(t, e)
 			case built[path] || strings.HasPrefix(path, "/landing/"):
 				if from == l.Prefix {
 					from += "/"

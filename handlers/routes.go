@@ -33,6 +33,15 @@ func (s *Server) routes(e *echo.Echo) {
 	get("/homepage/:pair", s.home, s.requirePair)
 	get("/landing/:name/:pair", s.landing, s.requirePair)
 
+	// Test flow
+	get("/answer/question/:pair", s.quiz, s.requirePair)
+	get("/quiz/standard/:pair", s.quiz, s.requirePair)
+	get("/answer/submit/:pair", s.answerSubmitted, s.requirePair)
+	get("/quiz/submit/:pair", s.answerSubmitted, s.requirePair)
+	get("/answer/email/:pair", s.answerEmail, s.requirePair)
+	e.POST("/answer/email/:pair", s.answerEmailPost, s.requirePair, writeLimit)
+	get("/report/result-free-test/:pair", s.resultFree, s.requirePair)
+
 	// Consent
 	e.POST("/consent", s.consentForm, writeLimit)
 
@@ -46,6 +55,11 @@ func (s *Server) routes(e *echo.Echo) {
 	api.GET("/app/language/list/:examId", s.apiLanguageList)
 	api.GET("/app/v2/view", s.apiView)
 	api.POST("/consent", s.apiConsent, writeLimit)
+	api.GET("/exam/question/list/:examId/:lang", s.apiQuestionList)
+	api.GET("/exam/info/:id", s.apiExamInfo)
+	api.GET("/exam/category/list", s.apiCategoryList)
+	api.POST("/exam/order/info", s.apiSubmitAnswers, writeLimit)
+	api.POST("/exam/order/update/email", s.apiUpdateEmail, writeLimit)
 }
 
 // favicon sends browsers that ask for /favicon.ico to the theme's icon.

@@ -17,6 +17,7 @@ import (
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
+	"selfmap/internal/result"
 	"selfmap/internal/site"
 	"selfmap/internal/store"
 	"selfmap/internal/theme"
@@ -36,6 +37,7 @@ type Deps struct {
 	Sites    *site.Directory
 	Sessions sessions.Store
 	Metrics  *prometheus.Registry
+	Results  *result.Service
 }
 
 // Server holds the dependencies every handler shares.

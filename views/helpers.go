@@ -29,6 +29,8 @@ type Meta struct {
 	Keywords    string
 	// NoIndex keeps error and private pages out of search engines.
 	NoIndex bool
+	// ExtraCSS is a page's own stylesheet, after the site's and the theme's.
+	ExtraCSS string
 }
 
 func fullTitle(ctx context.Context, m Meta) string {
@@ -107,4 +109,9 @@ func consentIslandProps(ctx context.Context) consentProps {
 		Endpoint:  "/api/consent?hl=" + r.Locale.Spec,
 		Messages:  i18n.FromContext(ctx).Messages("consent."),
 	}
+}
+
+// tn translates a plural message for count, by the locale's CLDR rules.
+func tn(ctx context.Context, id string, count int) string {
+	return i18n.FromContext(ctx).TN(id, count, nil)
 }

@@ -28,6 +28,7 @@ import (
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
+	"selfmap/internal/result"
 	"selfmap/internal/site"
 	"selfmap/internal/store"
 	"selfmap/internal/theme"
@@ -89,6 +90,7 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*echo.Echo, e
 		Sites:    site.NewDirectory(st.ListSites, sitesTTL, logger),
 		Sessions: newSessionStore(secret, cfg.SecureCookies()),
 		Metrics:  reg,
+		Results:  &result.Service{Store: st, Exams: exams, Now: time.Now},
 	})
 }
 

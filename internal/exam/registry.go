@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 )
 
@@ -22,12 +23,30 @@ var DefaultPair = Pair{Code: "BMBTI", ExamID: 1807}
 
 func (p Pair) String() string { return p.Code + "-" + strconv.Itoa(p.ExamID) }
 
-// Exam is one test of the catalogue.
+// Exam is one test of the catalogue. Exams are data: a new test names an
+// instrument and its shape here, and the question flow, submission and
+// scoring follow.
 type Exam struct {
-	ID      int      `json:"id"`
-	Codes   []string `json:"codes"`
-	Report  string   `json:"report"`
-	NameKey string   `json:"nameKey"`
+	ID    int      `json:"id"`
+	Codes []string `json:"codes"`
+	// Report is the report product (MBTI, IQ, DEPS, YDGX).
+	Report   string `json:"report"`
+	Category string `json:"category"`
+	// InstrumentName picks the item bank and scoring.
+	InstrumentName string `json:"instrument"`
+	// Version is the exam's own version: the item order and paging.
+	Version  string `json:"version"`
+	Parts    int    `json:"parts"`
+	PageSize int    `json:"pageSize"`
+	Minutes  [2]int `json:"minutes"`
+
+	Instrument Instrument `json:"-"`
+}
+
+// FullVersion names the items, their order and the paging: stored with
+// every answer set, and part of the browser's storage key.
+func (e Exam) FullVersion() string {
+	return e.Instrument.Version() + "/" + e.Version
 }
 
 // Registry is the catalogue of exams, read from embedded data.
@@ -38,20 +57,43 @@ type Registry struct {
 //go:embed exams.json
 var examsJSON []byte
 
-// LoadRegistry parses the embedded catalogue.
+// LoadRegistry parses the embedded catalogue and loads each exam's
+// instrument.
 func LoadRegistry() (*Registry, error) {
+	instruments, err := loadInstruments()
+	if err != nil {
+		return nil, err
+	}
 	var list []Exam
 	if err := json.Unmarshal(examsJSON, &list); err != nil {
 		return nil, fmt.Errorf("exam: parse exams.json: %w", err)
 	}
 	r := &Registry{byID: map[int]Exam{}}
 	for _, e := range list {
-		if _, dup := r.byID[e.ID]; dup || e.ID <= 0 || len(e.Codes) == 0 {
+		if _, dup := r.byID[e.ID]; dup || e.ID <= 0 || len(e.Codes) == 0 || e.Parts <= 0 || e.PageSize <= 0 {
 			return nil, fmt.Errorf("exam: bad or duplicate exam %d in exams.json", e.ID)
 		}
+		inst, ok := instruments[e.InstrumentName]
+		if !ok {
+			return nil, fmt.Errorf("exam: exam %d names unknown instrument %q", e.ID, e.InstrumentName)
+		}
+		if inst.ItemCount()%e.Parts != 0 {
+			return nil, fmt.Errorf("exam: exam %d: %d items do not split into %d parts", e.ID, inst.ItemCount(), e.Parts)
+		}
+		e.Instrument = inst
 		r.byID[e.ID] = e
 	}
 	return r, nil
+}
+
+// List returns every exam, by id.
+func (r *Registry) List() []Exam {
+	out := make([]Exam, 0, len(r.byID))
+	for _, e := range r.byID {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
 }
 
 // Exam returns an exam by id.

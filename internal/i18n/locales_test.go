@@ -36,7 +36,7 @@ func TestEveryLocaleHasEveryKey(t *testing.T) {
 				t.Errorf("%s lacks %q", l.Tag, id)
 				continue
 			}
-			if msg := tr.TD(id, map[string]any{"Year": "2026", "Path": "/x", "Status": 404, "Code": "XX", "ID": "r1", "Name": "n"}); strings.TrimSpace(msg) == "" || msg == id {
+			if msg := render(tr, id, map[string]any{"Year": "2026", "Path": "/x", "Status": 404, "Code": "XX", "ID": "r1", "Name": "n"}); strings.TrimSpace(msg) == "" || msg == id {
 				t.Errorf("%s: %q is empty or does not render", l.Tag, id)
 			}
 		}
@@ -50,21 +50,34 @@ func TestPlaceholdersAreKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := map[string]any{"Year": "Y-2026", "Path": "/P-path", "Status": 4040, "Code": "C-CODE", "ID": "I-ID", "Name": "N-NAME"}
+	data := map[string]any{"Year": "Y-2026", "Path": "/P-path", "Status": 4040, "Code": "C-CODE", "ID": "I-ID", "Name": "N-NAME", "Minutes": 7070, "Percent": 6060, "Types": "T-TYPES", "Current": 3030, "Total": 2020, "Part": 9090}
 	en := c.Translator(i18n.Default)
 	for _, id := range c.IDs(i18n.Default) {
-		want := en.TD(id, data)
-		for _, v := range []string{"Y-2026", "/P-path", "4040", "C-CODE", "I-ID", "N-NAME"} {
+		want := render(en, id, data)
+		for _, v := range []string{"Y-2026", "/P-path", "4040", "C-CODE", "I-ID", "N-NAME", "7070", "6060", "T-TYPES", "3030", "2020", "9090"} {
 			if !strings.Contains(want, v) {
 				continue
 			}
 			for _, l := range i18n.Locales[1:] {
-				if got := c.Translator(l).TD(id, data); !strings.Contains(got, v) {
+				if got := render(c.Translator(l), id, data); !strings.Contains(got, v) {
 					t.Errorf("%s %s drops the placeholder value %s: %q", l.Tag, id, v, got)
 				}
 			}
 		}
 	}
+}
+
+// render renders a message with data, as a plural message when it is one
+// (for every plural form the counts 1, 2 and 5 reach).
+func render(tr *i18n.Translator, id string, data map[string]any) string {
+	if msg := tr.TD(id, data); msg != id {
+		return msg
+	}
+	out := ""
+	for _, n := range []int{1, 2, 5} {
+		out += tr.TN(id, n, data) + "|"
+	}
+	return out
 }
 
 func TestNegotiationHelpers(t *testing.T) {

@@ -15,7 +15,8 @@ import (
 type Catalog struct {
 	bundle      *goi18n.Bundle
 	translators map[string]*Translator
-	ids         map[string][]string // message ids per locale tag
+	ids         map[string][]string          // message ids per locale tag
+	raw         map[string]map[string]string // singular message templates per locale tag
 }
 
 // Translator renders messages in one locale. It is safe for concurrent use.
@@ -25,6 +26,9 @@ type Translator struct {
 	// plain caches every message without template data or plural forms, so
 	// the common lookup on a hot page is one map read.
 	plain map[string]string
+	// raw holds the singular messages as written, placeholders unfilled,
+	// falling back to the default locale's.
+	raw map[string]string
 }
 
 // Load reads the message files of every locale from files.
@@ -33,6 +37,7 @@ func Load(files fs.FS) (*Catalog, error) {
 		bundle:      goi18n.NewBundle(language.English),
 		translators: map[string]*Translator{},
 		ids:         map[string][]string{},
+		raw:         map[string]map[string]string{},
 	}
 	c.bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	for _, l := range Locales {
@@ -54,8 +59,14 @@ func Load(files fs.FS) (*Catalog, error) {
 			if err != nil {
 				return nil, fmt.Errorf("i18n: parse %s: %w", name, err)
 			}
+			if c.raw[l.Tag] == nil {
+				c.raw[l.Tag] = map[string]string{}
+			}
 			for _, m := range mf.Messages {
 				c.ids[l.Tag] = append(c.ids[l.Tag], m.ID)
+				if m.One == "" && m.Many == "" && m.Few == "" && m.Two == "" && m.Zero == "" {
+					c.raw[l.Tag][m.ID] = m.Other
+				}
 			}
 		}
 		if len(c.ids[l.Tag]) == 0 {
@@ -63,7 +74,13 @@ func Load(files fs.FS) (*Catalog, error) {
 		}
 	}
 	for _, l := range Locales {
-		t := &Translator{Locale: l, localizer: goi18n.NewLocalizer(c.bundle, l.Tag), plain: map[string]string{}}
+		t := &Translator{Locale: l, localizer: goi18n.NewLocalizer(c.bundle, l.Tag), plain: map[string]string{}, raw: map[string]string{}}
+		for id, msg := range c.raw[Default.Tag] {
+			t.raw[id] = msg
+		}
+		for id, msg := range c.raw[l.Tag] {
+			t.raw[id] = msg
+		}
 		for _, id := range c.ids[Default.Tag] {
 			msg, err := t.localizer.Localize(&goi18n.LocalizeConfig{MessageID: id})
 			if err == nil && !strings.Contains(msg, "{{") {
@@ -86,11 +103,12 @@ func (c *Catalog) Translator(l Locale) *Translator {
 // IDs lists the message ids a locale's file defines.
 func (c *Catalog) IDs(l Locale) []string { return c.ids[l.Tag] }
 
-// Messages returns the plain messages whose ids start with prefix, keyed by
-// the rest of the id; islands receive their strings this way.
+// Messages returns the singular messages whose ids start with prefix, keyed
+// by the rest of the id, with their {{.Name}} placeholders as written:
+// islands receive their strings this way and fill the placeholders.
 func (t *Translator) Messages(prefix string) map[string]string {
 	out := map[string]string{}
-	for id, msg := range t.plain {
+	for id, msg := range t.raw {
 		if rest, ok := strings.CutPrefix(id, prefix); ok {
 			out[rest] = msg
 		}

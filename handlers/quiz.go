@@ -1,0 +1,52 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/views"
+)
+
+// quizProps is what the question-flow island reads (docs/quiz-island.md).
+type quizProps struct {
+	ExamID       int               `json:"examId"`
+	Code         string            `json:"code"`
+	Version      string            `json:"version"`
+	Questions    any               `json:"questions"`
+	Parts        int               `json:"parts"`
+	PageSize     int               `json:"pageSize"`
+	SubmitURL    string            `json:"submitUrl"`
+	SubmittedURL string            `json:"submittedUrl"`
+	CSRF         string            `json:"csrf"`
+	StorageKey   string            `json:"storageKey"`
+	Edit         bool              `json:"edit"`
+	Messages     map[string]string `json:"messages"`
+}
+
+// quiz serves /answer/question/{p} and /quiz/standard/{p}: the question
+// flow, its first page rendered here and the rest run by the island.
+func (s *Server) quiz(c echo.Context) error {
+	p := pair(c)
+	e, ok := s.Exams.Exam(p.ExamID)
+	if !ok {
+		return notFound()
+	}
+	st := state(c)
+	questions := e.Instrument.Questions(st.Locale.Tag)
+	edit := c.QueryParam("edit") == "1"
+	return s.render(c, http.StatusOK, views.Quiz(views.QuizPage{
+		First: questions[:e.PageSize], Total: len(questions), Edit: edit,
+		Props: quizProps{
+			ExamID: e.ID, Code: p.Code, Version: e.FullVersion(), Questions: questions, Parts: e.Parts, PageSize: e.PageSize,
+			SubmitURL:    "/api/exam/order/info?hl=" + st.Locale.Spec,
+			SubmittedURL: st.LocalPath("/answer/submit/" + p.String()),
+			CSRF:         st.CSRF,
+			StorageKey:   "MBTI-" + strconv.Itoa(e.ID) + "-" + e.FullVersion(),
+			Edit:         edit,
+			Messages:     tr(c).Messages("quiz."),
+		},
+		Script: s.Islands.Script("quiz"), Preloads: s.Islands.Preloads("quiz"), CSS: s.Assets.URL("static/css/quiz.css"),
+	}))
+}

@@ -1,0 +1,45 @@
+package handlers
+
+import (
+	"slices"
+
+	"github.com/gorilla/sessions"
+	"github.com/labstack/echo/v4"
+)
+
+// maxOwnedResults bounds how many results one browser session remembers.
+const maxOwnedResults = 20
+
+// session returns the request's session (decoded once per request).
+func (s *Server) session(c echo.Context) *sessions.Session {
+	// A cookie that does not decode yields a new session; see loadSession.
+	sess, _ := s.Sessions.Get(c.Request(), sessionName)
+	return sess
+}
+
+// ownResult records that this browser created a result, so it may see it.
+func (s *Server) ownResult(c echo.Context, id string) error {
+	sess := s.session(c)
+	owned, _ := sess.Values["results"].([]string)
+	owned = append(slices.DeleteFunc(owned, func(x string) bool { return x == id }), id)
+	if len(owned) > maxOwnedResults {
+		owned = owned[len(owned)-maxOwnedResults:]
+	}
+	sess.Values["results"] = owned
+	return sess.Save(c.Request(), c.Response())
+}
+
+// owns reports whether this browser created the result.
+func (s *Server) owns(c echo.Context) func(string) bool {
+	owned, _ := s.session(c).Values["results"].([]string)
+	return func(id string) bool { return slices.Contains(owned, id) }
+}
+
+// latestResult is the result this browser created last, or "".
+func (s *Server) latestResult(c echo.Context) string {
+	owned, _ := s.session(c).Values["results"].([]string)
+	if len(owned) == 0 {
+		return ""
+	}
+	return owned[len(owned)-1]
+}

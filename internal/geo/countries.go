@@ -1,0 +1,63 @@
+// Package geo lists the countries and regions a visitor can choose, named
+// in the visitor's language from CLDR data (golang.org/x/text).
+package geo
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
+)
+
+// codes are the ISO 3166-1 alpha-2 codes of countries and territories.
+const codes = "AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ " +
+	"CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CW CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET FI FJ FK FM FO FR " +
+	"GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS IT JE JM JO JP " +
+	"KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MF MG MH MK ML MM MN MO MP MQ MR MS MT " +
+	"MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR PS PT PW PY QA RE RO RS RU RW " +
+	"SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG " +
+	"UM US UY UZ VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW"
+
+// Country is a selectable country or region.
+type Country struct {
+	Code string
+	Name string
+}
+
+var (
+	mu    sync.Mutex
+	cache = map[string][]Country{}
+)
+
+// Countries returns every country named in the locale, in that language's
+// alphabetical order. The list is built once per locale.
+func Countries(locale string) []Country {
+	mu.Lock()
+	defer mu.Unlock()
+	if list, ok := cache[locale]; ok {
+		return list
+	}
+	tag := language.Make(locale)
+	namer := display.Regions(tag)
+	var list []Country
+	for _, code := range strings.Fields(codes) {
+		r := language.MustParseRegion(code)
+		name := namer.Name(r)
+		if name == "" {
+			name = display.English.Regions().Name(r)
+		}
+		list = append(list, Country{Code: code, Name: name})
+	}
+	col := collate.New(tag)
+	slices.SortFunc(list, func(a, b Country) int { return col.CompareString(a.Name, b.Name) })
+	cache[locale] = list
+	return list
+}
+
+// Valid reports whether code is one of the listed ISO codes.
+func Valid(code string) bool {
+	return len(code) == 2 && strings.Contains(" "+codes+" ", " "+code+" ")
+}

@@ -1,0 +1,157 @@
+// Package result turns an answer submission into a stored, scored result
+// with its unpaid report order, and completes it with the test-taker's
+// e-mail and details. It knows nothing of HTTP.
+package result
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"selfmap/internal/apperr"
+	"selfmap/internal/exam"
+	"selfmap/internal/geo"
+	"selfmap/internal/ids"
+	"selfmap/internal/store"
+	"selfmap/internal/validate"
+)
+
+// Service is the results service.
+type Service struct {
+	Store *store.Store
+	Exams *exam.Registry
+	Now   func() time.Time
+}
+
+// ErrNotFound is a result that does not exist or is not the caller's.
+var ErrNotFound = apperr.NotFound("api.not_found")
+
+// Submit validates an answer submission, scores it against the pooled norms
+// (sex and age come later, with the personal details) and stores the result
+// with an unpaid order.
+func (s *Service) Submit(ctx context.Context, body []byte, locale string) (store.Result, store.Order, error) {
+	sub, err := s.Exams.ParseSubmission(body)
+	if err != nil {
+		return store.Result{}, store.Order{}, err
+	}
+	scored, err := sub.Exam.Instrument.Score(sub.Answers, exam.Profile{})
+	if err != nil {
+		return store.Result{}, store.Order{}, fmt.Errorf("result: score: %w", err)
+	}
+	answers, err := json.Marshal(sub.Answers)
+	if err != nil {
+		return store.Result{}, store.Order{}, err
+	}
+	scores, err := json.Marshal(scored.Detail)
+	if err != nil {
+		return store.Result{}, store.Order{}, err
+	}
+	now := s.Now().UTC()
+	r := store.Result{
+		ID: ids.New(), ExamID: sub.Exam.ID, PageCode: sub.Pair.Code, Locale: locale,
+		Answers: string(answers), ExamVersion: sub.Exam.FullVersion(), ItemsVersion: scored.ItemsVersion,
+		NormsVersion: scored.NormsVersion, NormGroup: scored.NormGroup, Scores: string(scores),
+		ResultCode: scored.Code, DurationSeconds: sub.DurationSeconds, CreatedAt: now, UpdatedAt: now,
+	}
+	o := store.Order{
+		ID: ids.New(), OrderNumber: ids.OrderNumber(now), ResultID: r.ID, ExamID: r.ExamID,
+		Status: store.OrderUnpaid, CreatedAt: now, UpdatedAt: now,
+	}
+	if err := s.Store.CreateResultWithOrder(ctx, r, o); err != nil {
+		return store.Result{}, store.Order{}, err
+	}
+	return r, o, nil
+}
+
+// Get returns a result the caller may see: owns reports whether the caller's
+// session holds it. A foreign id answers exactly like a missing one.
+func (s *Service) Get(ctx context.Context, id string, owns func(string) bool) (store.Result, error) {
+	if !ids.Valid(id) || !owns(id) {
+		return store.Result{}, ErrNotFound
+	}
+	r, err := s.Store.GetResult(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Result{}, ErrNotFound
+	}
+	return r, err
+}
+
+// SetEmail records the address the report goes to. The returned message id
+// is a validation failure to show beside the field.
+func (s *Service) SetEmail(ctx context.Context, r store.Result, email string) (string, error) {
+	clean, msg := validate.Email(email)
+	if msg != "" {
+		return msg, nil
+	}
+	return "", s.Store.SetResultEmail(ctx, r.ID, clean, s.Now())
+}
+
+// DetailsInput is the personal-details form as typed.
+type DetailsInput struct {
+	FirstName, LastName, BirthYear, Gender, Country string
+}
+
+// Genders are the form's choices; "unspecified" scores against the pooled
+// norm of both sexes.
+var Genders = []string{"female", "male", "unspecified"}
+
+// SetDetails validates the personal details, rescores the result against
+// the norm group they select, and stores both. Field errors come back keyed
+// by field name; nothing is stored unless all fields are valid.
+func (s *Service) SetDetails(ctx context.Context, r store.Result, in DetailsInput) (map[string]string, error) {
+	errs := map[string]string{}
+	var d store.Details
+	var msg string
+	if d.FirstName, msg = validate.Name(in.FirstName, 50); msg != "" {
+		errs["firstName"] = msg
+	}
+	if d.LastName, msg = validate.Name(in.LastName, 50); msg != "" {
+		errs["lastName"] = msg
+	}
+	year := s.Now().UTC().Year()
+	age := 0
+	if y := strings.TrimSpace(in.BirthYear); y != "" {
+		n, err := strconv.Atoi(y)
+		if err != nil || n < year-110 || n > year-10 {
+			errs["birthYear"] = "form.birth_year.invalid"
+		} else {
+			d.BirthYear = store.NullInt{Int64: int64(n), Valid: true}
+			age = year - n
+		}
+	}
+	switch in.Gender {
+	case "female", "male":
+		d.Gender = store.NullStr{String: in.Gender, Valid: true}
+	case "unspecified":
+	default:
+		errs["gender"] = "form.choose"
+	}
+	if !geo.Valid(in.Country) {
+		errs["country"] = "form.choose"
+	}
+	d.Country = in.Country
+	if len(errs) > 0 {
+		return errs, nil
+	}
+	e, ok := s.Exams.Exam(r.ExamID)
+	if !ok || e.FullVersion() != r.ExamVersion {
+		return nil, fmt.Errorf("result: exam %d version %s of result %s is not served", r.ExamID, r.ExamVersion, r.ID)
+	}
+	var answers []int
+	if err := json.Unmarshal([]byte(r.Answers), &answers); err != nil {
+		return nil, fmt.Errorf("result: stored answers of %s: %w", r.ID, err)
+	}
+	scored, err := e.Instrument.Score(answers, exam.Profile{Sex: d.Gender.String, Age: age})
+	if err != nil {
+		return nil, fmt.Errorf("result: rescore %s: %w", r.ID, err)
+	}
+	scores, err := json.Marshal(scored.Detail)
+	if err != nil {
+		return nil, err
+	}
+	return nil, s.Store.SetResultDetails(ctx, r.ID, d, store.Rescored{NormGroup: scored.NormGroup, Scores: string(scores), ResultCode: scored.Code}, s.Now())
+}

@@ -1,0 +1,163 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Result is a stored, scored answer set.
+type Result struct {
+	ID              string    `db:"id"`
+	ExamID          int       `db:"exam_id"`
+	PageCode        string    `db:"page_code"`
+	Locale          string    `db:"locale"`
+	Answers         string    `db:"answers"`
+	ExamVersion     string    `db:"exam_version"`
+	ItemsVersion    string    `db:"items_version"`
+	NormsVersion    string    `db:"norms_version"`
+	NormGroup       string    `db:"norm_group"`
+	Scores          string    `db:"scores"`
+	ResultCode      string    `db:"result_code"`
+	DurationSeconds int       `db:"duration_seconds"`
+	Email           NullStr   `db:"email"`
+	FirstName       NullStr   `db:"first_name"`
+	LastName        NullStr   `db:"last_name"`
+	BirthYear       NullInt   `db:"birth_year"`
+	Gender          NullStr   `db:"gender"`
+	Country         NullStr   `db:"country"`
+	CreatedAt       time.Time `db:"created_at"`
+	UpdatedAt       time.Time `db:"updated_at"`
+}
+
+// NullStr and NullInt are nullable columns.
+type (
+	NullStr = sql.NullString
+	NullInt = sql.NullInt64
+)
+
+// Order is a report order.
+type Order struct {
+	ID          string    `db:"id"`
+	OrderNumber string    `db:"order_number"`
+	ResultID    string    `db:"result_id"`
+	ExamID      int       `db:"exam_id"`
+	Status      string    `db:"status"`
+	Email       NullStr   `db:"email"`
+	CreatedAt   time.Time `db:"created_at"`
+	UpdatedAt   time.Time `db:"updated_at"`
+}
+
+// Order statuses.
+const (
+	OrderUnpaid = "unpaid"
+)
+
+const resultColumns = `id, exam_id, page_code, locale, answers, exam_version, items_version, norms_version, norm_group,
+	scores, result_code, duration_seconds, email, first_name, last_name, birth_year, gender, country, created_at, updated_at`
+
+// CreateResultWithOrder stores a result and the unpaid order it opens, in
+// one transaction.
+func (s *Store) CreateResultWithOrder(ctx context.Context, r Result, o Order) error {
+	tx, err := s.DB.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin create result: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	if _, err := tx.NamedExecContext(ctx, `INSERT INTO results (`+resultColumns+`) VALUES (:id, :exam_id, :page_code, :locale,
+		:answers, :exam_version, :items_version, :norms_version, :norm_group, :scores, :result_code, :duration_seconds, :email,
+		:first_name, :last_name, :birth_year, :gender, :country, :created_at, :updated_at)`, r); err != nil {
+		return fmt.Errorf("store: insert result: %w", err)
+	}
+	if _, err := tx.NamedExecContext(ctx, `INSERT INTO orders (id, order_number, result_id, exam_id, status, email, created_at, updated_at)
+		VALUES (:id, :order_number, :result_id, :exam_id, :status, :email, :created_at, :updated_at)`, o); err != nil {
+		return fmt.Errorf("store: insert order: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit result: %w", err)
+	}
+	return nil
+}
+
+// GetResult reads a result by id.
+func (s *Store) GetResult(ctx context.Context, id string) (Result, error) {
+	var r Result
+	if err := s.DB.GetContext(ctx, &r, s.DB.Rebind(`SELECT `+resultColumns+` FROM results WHERE id = ?`), id); err != nil {
+		return Result{}, notFound("get result", err)
+	}
+	return r, nil
+}
+
+// SetResultEmail records the e-mail address of a result and of its orders.
+func (s *Store) SetResultEmail(ctx context.Context, id, email string, now time.Time) error {
+	tx, err := s.DB.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin set email: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE results SET email = ?, updated_at = ? WHERE id = ?`), email, now.UTC(), id)
+	if err != nil {
+		return fmt.Errorf("store: set result email: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET email = ?, updated_at = ? WHERE result_id = ?`), email, now.UTC(), id); err != nil {
+		return fmt.Errorf("store: set order email: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit set email: %w", err)
+	}
+	return nil
+}
+
+// Details are the personal details a test-taker gives after the test.
+type Details struct {
+	FirstName, LastName string
+	BirthYear           NullInt
+	Gender              NullStr
+	Country             string
+}
+
+// Rescored is a result's scores after its norm group changed.
+type Rescored struct {
+	NormGroup, Scores, ResultCode string
+}
+
+// SetResultDetails records the personal details of a result together with
+// its scores against the norm group they select.
+func (s *Store) SetResultDetails(ctx context.Context, id string, d Details, sc Rescored, now time.Time) error {
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE results SET first_name = ?, last_name = ?, birth_year = ?, gender = ?,
+		country = ?, norm_group = ?, scores = ?, result_code = ?, updated_at = ? WHERE id = ?`),
+		d.FirstName, d.LastName, d.BirthYear, d.Gender, d.Country, sc.NormGroup, sc.Scores, sc.ResultCode, now.UTC(), id)
+	if err != nil {
+		return fmt.Errorf("store: set result details: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
+}
+
+// GetOrderByNumber reads an order by its number.
+func (s *Store) GetOrderByNumber(ctx context.Context, number string) (Order, error) {
+	var o Order
+	err := s.DB.GetContext(ctx, &o, s.DB.Rebind(`SELECT id, order_number, result_id, exam_id, status, email, created_at, updated_at
+		FROM orders WHERE order_number = ?`), number)
+	if err != nil {
+		return Order{}, notFound("get order", err)
+	}
+	return o, nil
+}
+
+// OrderForResult reads the order a result opened.
+func (s *Store) OrderForResult(ctx context.Context, resultID string) (Order, error) {
+	var o Order
+	err := s.DB.GetContext(ctx, &o, s.DB.Rebind(`SELECT id, order_number, result_id, exam_id, status, email, created_at, updated_at
+		FROM orders WHERE result_id = ? ORDER BY created_at LIMIT 1`), resultID)
+	if err != nil {
+		return Order{}, notFound("order for result", err)
+	}
+	return o, nil
+}
