@@ -25,7 +25,7 @@ test: generate
 ## fuzz: the submission parser's fuzz target, for a bounded time (FUZZTIME, default 20s)
 FUZZTIME ?= 20s
 fuzz: generate
-	$(GO) test ./internal/exam/ -run '^$$' -fuzz FuzzParseSubmission -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/exam/ -run '^$$' -fuzz FuzzParseSubmission -fuzztime $(FUZZTIME) -fuzzminimizetime 3s
 
 ## generate: everything the Go build embeds (island bundles, item bank, views)
 generate: islands items templ
