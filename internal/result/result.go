@@ -59,7 +59,7 @@ func (s *Service) Submit(ctx context.Context, body []byte, locale string) (store
 	}
 	o := store.Order{
 		ID: ids.New(), OrderNumber: ids.OrderNumber(now), ResultID: r.ID, ExamID: r.ExamID,
-		Status: store.OrderUnpaid, CreatedAt: now, UpdatedAt: now,
+		Status: store.OrderCreated, CreatedAt: now, UpdatedAt: now,
 	}
 	if err := s.Store.CreateResultWithOrder(ctx, r, o); err != nil {
 		return store.Result{}, store.Order{}, err

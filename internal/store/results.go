@@ -49,9 +49,9 @@ type Order struct {
 	UpdatedAt   time.Time `db:"updated_at"`
 }
 
-// Order statuses.
+// OrderCreated is the status of a new order; internal/billing owns the rest of the state machine.
 const (
-	OrderUnpaid = "unpaid"
+	OrderCreated = "created"
 )
 
 const resultColumns = `id, exam_id, page_code, locale, answers, exam_version, items_version, norms_version, norm_group,
@@ -160,4 +160,17 @@ func (s *Store) OrderForResult(ctx context.Context, resultID string) (Order, err
 		return Order{}, notFound("order for result", err)
 	}
 	return o, nil
+}
+
+// MoveOrder changes an order's status from one state to another, and only
+// from that state: of two concurrent moves, one wins and the other reports
+// false. Callers check that the move is allowed (billing.CanMove).
+func (s *Store) MoveOrder(ctx context.Context, id, from, to string, now time.Time) (bool, error) {
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE orders SET status = ?, updated_at = ? WHERE id = ? AND status = ?`),
+		to, now.UTC(), id, from)
+	if err != nil {
+		return false, fmt.Errorf("store: move order %s %s->%s: %w", id, from, to, err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }

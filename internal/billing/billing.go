@@ -1,0 +1,102 @@
+// Package billing prices orders and keeps their states honest. The server
+// computes every amount from the SKU, the country and the promo code; a
+// client never sends one.
+package billing
+
+import (
+	"fmt"
+	"time"
+
+	"selfmap/internal/apperr"
+	"selfmap/internal/store"
+)
+
+// Status is an order's state.
+type Status string
+
+// The order states.
+const (
+	Created  Status = "created"
+	Pending  Status = "pending"
+	Paid     Status = "paid"
+	Failed   Status = "failed"
+	Expired  Status = "expired"
+	Refunded Status = "refunded"
+)
+
+// transitions lists where each state may go. A decline or a failed 3-D
+// Secure step leaves the order payable again (failed -> pending); paid is
+// final but for a refund.
+var transitions = map[Status][]Status{
+	Created: {Pending, Expired},
+	Pending: {Paid, Failed, Expired},
+	Failed:  {Pending, Expired},
+	Paid:    {Refunded},
+}
+
+// CanMove reports whether an order may go from one state to another.
+func CanMove(from, to Status) bool {
+	for _, s := range transitions[from] {
+		if s == to {
+			return true
+		}
+	}
+	return false
+}
+
+// Quote is the server's price of one SKU for one buyer.
+type Quote struct {
+	SKUID    string
+	Currency string
+	// List is the crossed-out price, when there is one.
+	List     int64
+	Subtotal int64
+	Discount int64
+	// Tax is included in the prices; it is shown as part of the total.
+	Tax   int64
+	Total int64
+	Promo string
+}
+
+// Price quotes a SKU, with a promo code when one is given. A promo that
+// does not apply is an error with a message for the buyer.
+func Price(sku store.PricedSKU, promo *store.Promo, now time.Time) (Quote, error) {
+	q := Quote{SKUID: sku.SKU.ID, Currency: sku.Currency, Subtotal: sku.Amount}
+	if sku.ListAmount.Valid && sku.ListAmount.Int64 > sku.Amount {
+		q.List = sku.ListAmount.Int64
+	}
+	if promo != nil {
+		d, err := promoDiscount(*promo, q, now)
+		if err != nil {
+			return Quote{}, err
+		}
+		q.Discount, q.Promo = d, promo.Code
+	}
+	q.Total = q.Subtotal - q.Discount
+	return q, nil
+}
+
+func promoDiscount(p store.Promo, q Quote, now time.Time) (int64, error) {
+	switch {
+	case now.Before(p.ValidFrom), p.ValidUntil.Valid && !now.Before(p.ValidUntil.Time):
+		return 0, apperr.BadRequest("pay.promo.expired", nil)
+	case p.MaxUses.Valid && int64(p.Uses) >= p.MaxUses.Int64:
+		return 0, apperr.BadRequest("pay.promo.used_up", nil)
+	}
+	var d int64
+	switch p.Kind {
+	case "percent":
+		if p.Value < 1 || p.Value > 100 {
+			return 0, fmt.Errorf("billing: promo %s has percent %d", p.Code, p.Value)
+		}
+		d = (q.Subtotal*p.Value + 50) / 100
+	case "fixed":
+		if !p.Currency.Valid || p.Currency.String != q.Currency {
+			return 0, apperr.BadRequest("pay.promo.currency", nil)
+		}
+		d = p.Value
+	default:
+		return 0, fmt.Errorf("billing: promo %s has kind %q", p.Code, p.Kind)
+	}
+	return min(d, q.Subtotal), nil
+}

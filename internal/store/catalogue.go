@@ -1,0 +1,122 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// SKU is something that can be bought for an exam.
+type SKU struct {
+	ID      string         `db:"id"`
+	ExamID  int            `db:"exam_id"`
+	Product string         `db:"product"`
+	Kind    string         `db:"kind"`
+	Step    sql.NullString `db:"step"`
+	Sort    int            `db:"sort"`
+}
+
+// Price is a SKU's price in one country ("*" for everywhere else).
+type Price struct {
+	SKUID      string        `db:"sku_id"`
+	Country    string        `db:"country"`
+	Currency   string        `db:"currency"`
+	Amount     int64         `db:"amount"`
+	ListAmount sql.NullInt64 `db:"list_amount"`
+}
+
+// PricedSKU is a SKU with the price that applies.
+type PricedSKU struct {
+	SKU
+	Price
+}
+
+const pricedSKUColumns = `s.id, s.exam_id, s.product, s.kind, s.step, s.sort, p.sku_id, p.country, p.currency, p.amount, p.list_amount`
+
+// pricedSKUs selects active SKUs with the price of the country, or the
+// default price where the country has none.
+const pricedSKUs = `SELECT ` + pricedSKUColumns + ` FROM skus s
+	JOIN sku_prices p ON p.sku_id = s.id AND p.country = COALESCE(
+		(SELECT c.country FROM sku_prices c WHERE c.sku_id = s.id AND c.country = ?), '*')
+	WHERE s.active = 1`
+
+// ListSKUs returns the active SKUs of an exam and kind, priced for a
+// country, in display order.
+func (s *Store) ListSKUs(ctx context.Context, examID int, kind, country string) ([]PricedSKU, error) {
+	var out []PricedSKU
+	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(pricedSKUs+` AND s.exam_id = ? AND s.kind = ? ORDER BY s.sort, s.id`), country, examID, kind)
+	if err != nil {
+		return nil, fmt.Errorf("store: list skus: %w", err)
+	}
+	return out, nil
+}
+
+// GetSKU returns one active SKU of an exam, priced for a country.
+func (s *Store) GetSKU(ctx context.Context, examID int, id, country string) (PricedSKU, error) {
+	var out PricedSKU
+	err := s.DB.GetContext(ctx, &out, s.DB.Rebind(pricedSKUs+` AND s.exam_id = ? AND s.id = ?`), country, examID, id)
+	if err != nil {
+		return PricedSKU{}, notFound("get sku", err)
+	}
+	return out, nil
+}
+
+// PricedCountries lists the countries with prices of their own.
+func (s *Store) PricedCountries(ctx context.Context) ([]Price, error) {
+	var out []Price
+	err := s.DB.SelectContext(ctx, &out, `SELECT DISTINCT '' AS sku_id, country, currency, 0 AS amount, NULL AS list_amount
+		FROM sku_prices WHERE country <> '*' ORDER BY country`)
+	if err != nil {
+		return nil, fmt.Errorf("store: priced countries: %w", err)
+	}
+	return out, nil
+}
+
+// Promo is a promo code.
+type Promo struct {
+	Code       string         `db:"code"`
+	Kind       string         `db:"kind"`
+	Value      int64          `db:"value"`
+	Currency   sql.NullString `db:"currency"`
+	ValidFrom  time.Time      `db:"valid_from"`
+	ValidUntil sql.NullTime   `db:"valid_until"`
+	MaxUses    sql.NullInt64  `db:"max_uses"`
+	Uses       int            `db:"uses"`
+}
+
+// GetPromo reads a promo code.
+func (s *Store) GetPromo(ctx context.Context, code string) (Promo, error) {
+	var p Promo
+	err := s.DB.GetContext(ctx, &p, s.DB.Rebind(`SELECT code, kind, value, currency, valid_from, valid_until, max_uses, uses
+		FROM promo_codes WHERE code = ?`), code)
+	if err != nil {
+		return Promo{}, notFound("get promo", err)
+	}
+	return p, nil
+}
+
+// SavePromo creates or replaces a promo code.
+func (s *Store) SavePromo(ctx context.Context, p Promo) error {
+	_, err := s.DB.NamedExecContext(ctx, `INSERT INTO promo_codes (code, kind, value, currency, valid_from, valid_until, max_uses, uses)
+		VALUES (:code, :kind, :value, :currency, :valid_from, :valid_until, :max_uses, :uses)
+		ON CONFLICT (code) DO UPDATE SET kind = excluded.kind, value = excluded.value, currency = excluded.currency,
+		valid_from = excluded.valid_from, valid_until = excluded.valid_until, max_uses = excluded.max_uses`, p)
+	if err != nil {
+		return fmt.Errorf("store: save promo: %w", err)
+	}
+	return nil
+}
+
+// UsePromo counts one use of a promo code unless its limit is reached; it
+// reports whether the use was counted. The check and the count are one
+// statement, so two buyers cannot both take the last use.
+func (s *Store) UsePromo(ctx context.Context, code string) (bool, error) {
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE promo_codes SET uses = uses + 1
+		WHERE code = ? AND (max_uses IS NULL OR uses < max_uses)`), code)
+	if err != nil {
+		return false, fmt.Errorf("store: use promo: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
