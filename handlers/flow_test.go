@@ -208,3 +208,24 @@ func TestExamAPI(t *testing.T) {
 		}
 	}
 }
+
+func TestCatalogueAPI(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		e := newServer(t, s)
+		for _, sc := range []scenario{
+			{url: "/api/exam/sku/list/1807/KR/KR", status: 200, contains: []string{`"skuId":"mbti-report"`, `"currency":"KRW"`, `"amount":1300000`, `"listAmount":3900000`}},
+			{url: "/api/exam/sku/list/1807/US/EN", status: 200, contains: []string{`"currency":"USD"`, `"amount":999`, `"name":"Your full 16-type report"`}},
+			{url: "/api/exam/sku/list/1807/XX/EN", status: 400},
+			{url: "/api/exam/sku/list/1807/US/XX", status: 400},
+			{url: "/api/exam/sku/list/9/US/EN", status: 404},
+			{url: "/api/exam/sku/info/1807/mbti-report/JP/JA", status: 200, contains: []string{`"currency":"JPY"`, `"amount":150000`}},
+			{url: "/api/exam/sku/info/1807/nope/JP/JA", status: 404, contains: []string{`"result":404`}},
+			{url: "/api/exam/sku/package/list/BMBTI?country=DE", status: 200, contains: []string{`"step":"add_packs"`, `"currency":"EUR"`}},
+			{url: "/api/exam/sku/package/list/NOPE", status: 404},
+			{url: "/api/app/payment/list/1807/US", status: 200, contains: []string{`"code":"card"`, `"provider":"sandbox"`}},
+			{url: "/api/exam/order/country/list?hl=DE", status: 200, contains: []string{`"country":"JP","currency":"JPY","name":"Japan"`, `"name":"Südkorea"`}},
+		} {
+			sc.run(t, e)
+		}
+	})
+}

@@ -60,6 +60,11 @@ func (s *Server) routes(e *echo.Echo) {
 	api.GET("/exam/category/list", s.apiCategoryList)
 	api.POST("/exam/order/info", s.apiSubmitAnswers, writeLimit)
 	api.POST("/exam/order/update/email", s.apiUpdateEmail, writeLimit)
+	api.GET("/exam/sku/list/:examId/:country/:hl", s.apiSKUList)
+	api.GET("/exam/sku/info/:examId/:skuId/:country/:hl", s.apiSKUInfo)
+	api.GET("/exam/sku/package/list/:code", s.apiPackageList)
+	api.GET("/app/payment/list/:examId/:country", s.apiPaymentList)
+	api.GET("/exam/order/country/list", s.apiCountryList)
 }
 
 // favicon sends browsers that ask for /favicon.ico to the theme's icon.
