@@ -20,6 +20,7 @@ build: generate
 test: generate
 	$(GO) vet ./...
 	npm run --silent typecheck
+	npm test --silent
 	$(GO) test -count=1 ./...
 
 ## fuzz: the submission parser's fuzz target, for a bounded time (FUZZTIME, default 20s)
