@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -49,6 +48,10 @@ func (s *Server) answerEmailPost(c echo.Context) error {
 			return s.render(c, http.StatusUnprocessableEntity, views.Email(views.EmailPage{Action: action, Email: c.FormValue("email"), Error: msg}))
 		}
 	case "details":
+		if !r.Email.Valid {
+			// The details come after the e-mail: back to that step.
+			return c.Redirect(http.StatusSeeOther, action)
+		}
 		in := result.DetailsInput{
 			FirstName: c.FormValue("firstName"), LastName: c.FormValue("lastName"), BirthYear: c.FormValue("birthYear"),
 			Gender: c.FormValue("gender"), Country: c.FormValue("country"),
@@ -70,6 +73,6 @@ func (s *Server) detailsView(c echo.Context, action string, in result.DetailsInp
 	return views.Details(views.DetailsPage{
 		Action: action, FirstName: in.FirstName, LastName: in.LastName, BirthYear: in.BirthYear, Gender: in.Gender,
 		Country: in.Country, Errors: errs, Genders: result.Genders, Countries: geo.Countries(state(c).Locale.Tag),
-		MaxYear: time.Now().Year(),
+		MaxYear: s.Results.Now().Year(),
 	})
 }

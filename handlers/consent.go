@@ -2,7 +2,9 @@ package handlers
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
+	"unicode"
 
 	"github.com/labstack/echo/v4"
 
@@ -26,7 +28,7 @@ func (s *Server) consentForm(c echo.Context) error {
 	if strings.Contains(c.Request().Header.Get("Accept"), "application/json") {
 		return s.apiOK(c, consentView(choice))
 	}
-	sess, _ := s.Sessions.Get(c.Request(), sessionName)
+	sess := s.session(c)
 	sess.AddFlash(tr(c).T("consent.saved"))
 	if err := sess.Save(c.Request(), c.Response()); err != nil {
 		return err
@@ -59,7 +61,9 @@ func consentView(s consent.State) map[string]bool {
 // safeNext accepts only a local path as a redirect target, so the form
 // cannot be used to send visitors to another site.
 func safeNext(next, fallback string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+	path, _, _ := strings.Cut(next, "?")
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || !localPath(path) || strings.ContainsFunc(next, unicode.IsControl) {
 		return fallback
 	}
 	return next

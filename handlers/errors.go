@@ -82,9 +82,14 @@ func (s *Server) handleError(err error, c echo.Context) {
 		c.SetRequest(r.WithContext(i18n.WithTranslator(web.With(r.Context(), st), s.Catalog.Translator(st.Locale))))
 	}
 	p := classify(err, st.LocalPath(st.Path))
-	if p.status == http.StatusNotFound && !isAPIPath(st.Path) {
+	switch {
+	case p.status == http.StatusNotFound && !isAPIPath(st.Path):
 		// A missing object and a missing page look the same to a visitor.
 		p = classify(echo.ErrNotFound, st.LocalPath(st.Path))
+	case isAPIPath(st.Path) && p.messageID == "error.not_found":
+		p.messageID = "api.not_found"
+	case isAPIPath(st.Path) && p.messageID == "error.bad_language":
+		p.messageID = "api.bad_language"
 	}
 	if p.status >= 500 {
 		s.Logger.ErrorContext(r.Context(), "request failed", "request_id", st.RequestID, "method", r.Method, "path", r.URL.Path, "err", err)

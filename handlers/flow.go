@@ -9,7 +9,7 @@ import (
 	"selfmap/internal/store"
 )
 
-// errNeedsAnswers is returned by flowResult when the browser has no result
+// redirectError is returned by flowResult when the browser has no result
 // yet: the flow screen sends the visitor to the question pages.
 type redirectError struct{ to string }
 

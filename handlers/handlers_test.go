@@ -147,7 +147,11 @@ func TestScenarios(t *testing.T) {
 		{name: "API view with a bad domain", url: "/api/app/v2/view?dl=%3Cscript%3E", status: 400, contains: []string{"dl"}},
 		{name: "API view with an unknown exam", url: "/api/app/v2/view?eid=99", status: 404},
 		{name: "API with a bad hl", url: "/api/app/v2/view?hl=ZZ", status: 400, contains: []string{`"result":400`}},
-		{name: "API unknown call", url: "/api/nope", status: 404, contains: []string{`"result":404`}},
+		{name: "API unknown call", url: "/api/nope", status: 404, contains: []string{`"result":404`, `"message":"Not found."`}},
+		{name: "API bad hl says so plainly", url: "/api/app/v2/view?hl=ZZ", status: 400, contains: []string{"Unknown language code"}},
+		{name: "no redirect to another host through hl", url: "/fr//evil.example?hl=EN", status: 404, notContain: []string{"evil.example?"}},
+		{name: "no redirect through a backslash", url: "/fr/%5Cevil.example?hl=EN", status: 404},
+		{name: "no redirect through a cookie", url: "//evil.example", headers: map[string]string{"Cookie": "i18n_redirected=fr"}, status: 404},
 	}
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		e := newServer(t, s)
@@ -186,6 +190,10 @@ func TestSecurityHeaders(t *testing.T) {
 	}
 	if a.Header().Get("X-Request-Id") == "" {
 		t.Error("no X-Request-Id")
+	}
+	forged := scenario{url: "/nope", status: 404, headers: map[string]string{"X-Request-Id": "forged-ref"}, notContain: []string{"forged-ref"}}.run(t, e)
+	if forged.Header().Get("X-Request-Id") == "forged-ref" {
+		t.Error("a request id sent by the client is echoed back")
 	}
 	for _, ck := range a.Result().Cookies() {
 		if ck.Name == "sm_session" && (!ck.HttpOnly || ck.SameSite != http.SameSiteLaxMode) {
@@ -280,11 +288,13 @@ func TestConsentFormFlow(t *testing.T) {
 			t.Fatalf("cross-site POST: %d", rec.Code)
 		}
 		// An open redirect through next is refused.
-		form = url.Values{"_csrf": {token[1]}, "choice": {"all"}, "next": {"//evil.example/"}}
-		req = httptest.NewRequest("POST", "/consent", strings.NewReader(form.Encode()))
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		if rec := b.do(req); rec.Header().Get("Location") != "/" {
-			t.Fatalf("next=//evil.example/ redirected to %q", rec.Header().Get("Location"))
+		for _, next := range []string{"//evil.example/", "/\t/evil.example", "/\\evil.example", "https://evil.example/", "/\r\nSet-Cookie:x"} {
+			form = url.Values{"_csrf": {token[1]}, "choice": {"all"}, "next": {next}}
+			req = httptest.NewRequest("POST", "/consent", strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			if rec := b.do(req); rec.Header().Get("Location") != "/" {
+				t.Errorf("next=%q redirected to %q", next, rec.Header().Get("Location"))
+			}
 		}
 	})
 }

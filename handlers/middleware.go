@@ -12,6 +12,8 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
+
+	"selfmap/internal/ids"
 )
 
 // maxBody bounds every request body; larger ones answer 413.
@@ -24,7 +26,7 @@ func (s *Server) middleware(e *echo.Echo) {
 	e.Pre(
 		middleware.RecoverWithConfig(middleware.RecoverConfig{DisableErrorHandler: false, DisablePrintStack: true,
 			LogErrorFunc: s.logPanic}),
-		middleware.RequestID(),
+		requestID,
 		s.requestLog(),
 		s.http.middleware,
 		s.securityHeaders,
@@ -33,6 +35,18 @@ func (s *Server) middleware(e *echo.Echo) {
 		s.requestState,
 		s.checkCSRF,
 	)
+}
+
+// requestID gives every request an id of ours, in the response and the log.
+// An id the client sent is replaced: it would let anyone forge the reference
+// shown on error pages and in the logs.
+func requestID(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		id := ids.New()
+		c.Request().Header.Set(echo.HeaderXRequestID, id)
+		c.Response().Header().Set(echo.HeaderXRequestID, id)
+		return next(c)
+	}
 }
 
 func skipCompression(c echo.Context) bool {

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -45,6 +44,21 @@ func isUnlocalizedPath(p string) bool {
 	return p == "/robots.txt" || p == "/sitemap.xml"
 }
 
+// localPath reports whether a path stays on this site when a browser
+// follows it: it starts with one slash, not "//" or "/\\", and holds no
+// control character.
+func localPath(p string) bool {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.HasPrefix(p, "/\\") {
+		return false
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f || r == '\\' {
+			return false
+		}
+	}
+	return true
+}
+
 // requestState works out the request's locale, site, theme, consent and CSRF
 // token, strips the locale prefix so that routes are declared once, and
 // redirects to the right locale when the visitor asked for another.
@@ -66,6 +80,13 @@ func (s *Server) requestState(next echo.HandlerFunc) echo.HandlerFunc {
 		default:
 			st.Locale, st.Path, prefixed = i18n.SplitPath(r.URL.Path)
 			r.URL.Path, r.URL.RawPath = st.Path, ""
+		}
+		if !localPath(st.Path) {
+			// "//host" and "/\host" are other sites to a browser: never
+			// redirect or link to them; no page lives there.
+			st.Path = "/"
+			c.SetRequest(r.WithContext(i18n.WithTranslator(web.With(r.Context(), st), s.Catalog.Translator(st.Locale))))
+			return notFound()
 		}
 		c.SetRequest(r.WithContext(i18n.WithTranslator(web.With(r.Context(), st), s.Catalog.Translator(st.Locale))))
 		if err := s.loadSession(c, st); err != nil {
@@ -140,61 +161,6 @@ func (s *Server) loadSession(c echo.Context, st *web.Request) error {
 	st.CSRF = web.MaskCSRF(secret)
 	c.Set(csrfSecretKey, secret)
 	return nil
-}
-
-// negotiateLocale applies hl > cookie > Accept-Language > en and returns the
-// URL to redirect to, or "" to serve the request as it is. An explicit hl is
-// stored in the locale cookie; a prefixed path is served in its own locale,
-// so every alternate URL is reachable whatever the cookie says.
-func (s *Server) negotiateLocale(c echo.Context, st *web.Request, prefixed bool) (string, error) {
-	r := c.Request()
-	if hl := r.URL.Query().Get("hl"); hl != "" {
-		want, ok := i18n.BySpec(hl)
-		if !ok {
-			return "", badLanguageError{Code: hl}
-		}
-		c.SetCookie(&http.Cookie{
-			Name: localeCookie, Value: want.Tag, Path: "/", MaxAge: int((365 * 24 * time.Hour).Seconds()),
-			Secure: s.Config.SecureCookies(), HttpOnly: true, SameSite: http.SameSiteLaxMode,
-		})
-		if want.Tag != st.Locale.Tag {
-			return st.WithQuery(want.Path(st.Path)), nil
-		}
-		return "", nil
-	}
-	if prefixed {
-		return "", nil
-	}
-	c.Response().Header().Add("Vary", "Cookie, Accept-Language")
-	want := i18n.Default
-	if ck, err := r.Cookie(localeCookie); err == nil {
-		if l, ok := i18n.ByTag(ck.Value); ok {
-			want = l
-		}
-	} else if l, ok := i18n.FromAcceptLanguage(r.Header.Get("Accept-Language")); ok {
-		want = l
-	}
-	if want.Tag != st.Locale.Tag {
-		return st.WithQuery(want.Path(st.Path)), nil
-	}
-	return "", nil
-}
-
-// apiLocale reads the hl query parameter or header of an API call; a
-// missing one means the default locale, and an unknown one is returned as
-// bad so the call can be refused.
-func apiLocale(r *http.Request) (i18n.Locale, string) {
-	hl := r.URL.Query().Get("hl")
-	if hl == "" {
-		hl = r.Header.Get("hl")
-	}
-	if hl == "" {
-		return i18n.Default, ""
-	}
-	if l, ok := i18n.BySpec(hl); ok {
-		return l, ""
-	}
-	return i18n.Default, hl
 }
 
 // checkCSRF refuses a state-changing request that another site sent or that

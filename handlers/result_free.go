@@ -37,7 +37,7 @@ func (s *Server) resultFree(c echo.Context) error {
 	for _, d := range []string{"O", "C", "E", "A", "N"} {
 		sc := scored.Domains[d]
 		meaning := t.T("domain." + d + ".low")
-		if sc.Percentile >= 50 {
+		if sc.High() {
 			meaning = t.T("domain." + d + ".high")
 		}
 		p.Domains = append(p.Domains, views.DomainBar{Code: d, Name: t.T("domain." + d + ".name"), Percent: sc.Percentile, Meaning: meaning})

@@ -4,6 +4,7 @@
 package app
 
 import (
+	"context"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
@@ -75,6 +76,10 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*echo.Echo, e
 	if err != nil {
 		return nil, err
 	}
+	sites := site.NewDirectory(st.ListSites, sitesTTL, logger)
+	if err := sites.Load(context.Background()); err != nil {
+		logger.Error("app: sites not loaded yet; serving the home theme until they are", "err", err)
+	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
@@ -87,7 +92,7 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*echo.Echo, e
 		Assets:   files,
 		Islands:  bundles,
 		Exams:    exams,
-		Sites:    site.NewDirectory(st.ListSites, sitesTTL, logger),
+		Sites:    sites,
 		Sessions: newSessionStore(secret, cfg.SecureCookies()),
 		Metrics:  reg,
 		Results:  &result.Service{Store: st, Exams: exams, Now: time.Now},

@@ -77,8 +77,8 @@ func LoadRegistry() (*Registry, error) {
 		if !ok {
 			return nil, fmt.Errorf("exam: exam %d names unknown instrument %q", e.ID, e.InstrumentName)
 		}
-		if inst.ItemCount()%e.Parts != 0 {
-			return nil, fmt.Errorf("exam: exam %d: %d items do not split into %d parts", e.ID, inst.ItemCount(), e.Parts)
+		if e.PageSize > inst.ItemCount() || inst.ItemCount()%e.Parts != 0 {
+			return nil, fmt.Errorf("exam: exam %d: %d items do not split into %d parts of pages of %d", e.ID, inst.ItemCount(), e.Parts, e.PageSize)
 		}
 		e.Instrument = inst
 		r.byID[e.ID] = e

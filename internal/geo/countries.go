@@ -10,6 +10,8 @@ import (
 	"golang.org/x/text/collate"
 	"golang.org/x/text/language"
 	"golang.org/x/text/language/display"
+
+	"selfmap/internal/i18n"
 )
 
 // codes are the ISO 3166-1 alpha-2 codes of countries and territories.
@@ -27,19 +29,26 @@ type Country struct {
 	Name string
 }
 
-var (
-	mu    sync.Mutex
-	cache = map[string][]Country{}
-)
+// lists holds the list of every locale, built once on first use and never
+// changed after.
+var lists = sync.OnceValue(func() map[string][]Country {
+	out := map[string][]Country{}
+	for _, l := range i18n.Locales {
+		out[l.Tag] = build(l.Tag)
+	}
+	return out
+})
 
 // Countries returns every country named in the locale, in that language's
-// alphabetical order. The list is built once per locale.
+// alphabetical order (English for a locale we do not speak).
 func Countries(locale string) []Country {
-	mu.Lock()
-	defer mu.Unlock()
-	if list, ok := cache[locale]; ok {
+	if list, ok := lists()[locale]; ok {
 		return list
 	}
+	return lists()[i18n.Default.Tag]
+}
+
+func build(locale string) []Country {
 	tag := language.Make(locale)
 	namer := display.Regions(tag)
 	var list []Country
@@ -53,7 +62,6 @@ func Countries(locale string) []Country {
 	}
 	col := collate.New(tag)
 	slices.SortFunc(list, func(a, b Country) int { return col.CompareString(a.Name, b.Name) })
-	cache[locale] = list
 	return list
 }
 

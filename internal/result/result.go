@@ -87,7 +87,15 @@ func (s *Service) SetEmail(ctx context.Context, r store.Result, email string) (s
 	if msg != "" {
 		return msg, nil
 	}
-	return "", s.Store.SetResultEmail(ctx, r.ID, clean, s.Now())
+	return "", notFoundAs(s.Store.SetResultEmail(ctx, r.ID, clean, s.Now()))
+}
+
+// notFoundAs turns a row that vanished mid-flow into the service's 404.
+func notFoundAs(err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return ErrNotFound
+	}
+	return err
 }
 
 // DetailsInput is the personal-details form as typed.
@@ -153,5 +161,5 @@ func (s *Service) SetDetails(ctx context.Context, r store.Result, in DetailsInpu
 	if err != nil {
 		return nil, err
 	}
-	return nil, s.Store.SetResultDetails(ctx, r.ID, d, store.Rescored{NormGroup: scored.NormGroup, Scores: string(scores), ResultCode: scored.Code}, s.Now())
+	return nil, notFoundAs(s.Store.SetResultDetails(ctx, r.ID, d, store.Rescored{NormGroup: scored.NormGroup, Scores: string(scores), ResultCode: scored.Code}, s.Now()))
 }

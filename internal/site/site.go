@@ -40,31 +40,46 @@ func NewDirectory(load Loader, ttl time.Duration, log *slog.Logger) *Directory {
 	return &Directory{load: load, ttl: ttl, log: log}
 }
 
+// retryAfter is how soon a failed load is tried again.
+const retryAfter = 2 * time.Second
+
 // Lookup finds the site of a normalized host name. When the table cannot be
-// read, the last good copy keeps serving and the error is logged.
+// read, the last good copy keeps serving, the error is logged, and the load
+// is tried again shortly.
 func (d *Directory) Lookup(ctx context.Context, host string) (Site, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if d.byHost == nil || time.Since(d.loadedAt) > d.ttl {
+	if time.Now().After(d.loadedAt.Add(d.ttl)) {
 		d.refresh(ctx)
 	}
 	s, ok := d.byHost[host]
 	return s, ok
 }
 
-func (d *Directory) refresh(ctx context.Context) {
+// Load reads the sites now; the serve command calls it before taking
+// traffic.
+func (d *Directory) Load(ctx context.Context) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.refresh(ctx)
+}
+
+func (d *Directory) refresh(ctx context.Context) error {
+	// A visitor who hangs up must not cancel the load every other request
+	// is waiting for.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
 	sites, err := d.load(ctx)
-	d.loadedAt = time.Now()
 	if err != nil {
 		d.log.ErrorContext(ctx, "site: load sites", "err", err)
-		if d.byHost == nil {
-			d.byHost = map[string]Site{}
-		}
-		return
+		d.loadedAt = time.Now().Add(retryAfter - d.ttl)
+		return err
 	}
+	d.loadedAt = time.Now()
 	byHost := make(map[string]Site, len(sites))
 	for _, s := range sites {
 		byHost[s.Host] = s
 	}
 	d.byHost = byHost
+	return nil
 }

@@ -32,6 +32,10 @@ type Scale struct {
 	Percentile int `json:"percentile"`
 }
 
+// High reports whether a score reads as the high pole of its scale: the
+// norm group's median and above.
+func (s Scale) High() bool { return s.Percentile >= 50 }
+
 // Axis is one letter of the type: a domain read as two poles.
 type Axis struct {
 	Domain string `json:"domain"`
@@ -126,7 +130,7 @@ func (b *Bank) Score(answers []int, p Profile, norms *Norms) (Result, error) {
 func newAxis(domain, high, low string, pct int) Axis {
 	a := Axis{Domain: domain, High: high, Low: low, Letter: low, HighPercent: pct, LowPercent: 100 - pct,
 		Borderline: pct >= 50-BorderlineBand && pct <= 50+BorderlineBand}
-	if pct >= 50 {
+	if (Scale{Percentile: pct}).High() {
 		a.Letter = high
 	}
 	return a
