@@ -37,7 +37,8 @@ type (
 	NullInt = sql.NullInt64
 )
 
-// Order is a report order.
+// Order is a report order, with what the server priced once payment
+// started.
 type Order struct {
 	ID          string    `db:"id"`
 	OrderNumber string    `db:"order_number"`
@@ -45,9 +46,20 @@ type Order struct {
 	ExamID      int       `db:"exam_id"`
 	Status      string    `db:"status"`
 	Email       NullStr   `db:"email"`
+	SKUID       NullStr   `db:"sku_id"`
+	Currency    NullStr   `db:"currency"`
+	Subtotal    int64     `db:"subtotal"`
+	Discount    int64     `db:"discount"`
+	Tax         int64     `db:"tax"`
+	Total       int64     `db:"total"`
+	PromoCode   NullStr   `db:"promo_code"`
+	Country     NullStr   `db:"country"`
 	CreatedAt   time.Time `db:"created_at"`
 	UpdatedAt   time.Time `db:"updated_at"`
 }
+
+const orderColumns = `id, order_number, result_id, exam_id, status, email, sku_id, currency, subtotal, discount, tax, total,
+	promo_code, country, created_at, updated_at`
 
 // OrderCreated is the status of a new order; internal/billing owns the rest of the state machine.
 const (
@@ -143,8 +155,7 @@ func (s *Store) SetResultDetails(ctx context.Context, id string, d Details, sc R
 // GetOrderByNumber reads an order by its number.
 func (s *Store) GetOrderByNumber(ctx context.Context, number string) (Order, error) {
 	var o Order
-	err := s.DB.GetContext(ctx, &o, s.DB.Rebind(`SELECT id, order_number, result_id, exam_id, status, email, created_at, updated_at
-		FROM orders WHERE order_number = ?`), number)
+	err := s.DB.GetContext(ctx, &o, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE order_number = ?`), number)
 	if err != nil {
 		return Order{}, notFound("get order", err)
 	}
@@ -154,8 +165,7 @@ func (s *Store) GetOrderByNumber(ctx context.Context, number string) (Order, err
 // OrderForResult reads the order a result opened.
 func (s *Store) OrderForResult(ctx context.Context, resultID string) (Order, error) {
 	var o Order
-	err := s.DB.GetContext(ctx, &o, s.DB.Rebind(`SELECT id, order_number, result_id, exam_id, status, email, created_at, updated_at
-		FROM orders WHERE result_id = ? ORDER BY created_at LIMIT 1`), resultID)
+	err := s.DB.GetContext(ctx, &o, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE result_id = ? ORDER BY created_at LIMIT 1`), resultID)
 	if err != nil {
 		return Order{}, notFound("order for result", err)
 	}

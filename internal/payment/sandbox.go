@@ -1,0 +1,195 @@
+package payment
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"selfmap/internal/ids"
+	"selfmap/internal/store"
+)
+
+// SandboxSignatureHeader carries the sandbox's webhook signature.
+const SandboxSignatureHeader = "Sandbox-Signature"
+
+// Sandbox is the built-in, offline provider. It keeps its own books (the
+// sandbox_payments table), takes the well-known test cards through our own
+// card form, and reports outcomes as signed events, exactly as a real
+// provider would:
+//
+//	4242 4242 4242 4242  succeeds
+//	4000 0000 0000 0002  is declined (card_declined)
+//	4000 0000 0000 9995  is declined (insufficient_funds)
+//	4000 0027 6000 3184  asks for a 3-D Secure step first
+//
+// Any other number that passes the Luhn check is declined as a card the
+// sandbox does not know.
+type Sandbox struct {
+	Store  *store.Store
+	Secret string
+	// Deliver hands a signed event to the webhook handler.
+	Deliver func(ctx context.Context, payload []byte, header http.Header) error
+	Now     func() time.Time
+}
+
+// Sandbox payment states, in its own books.
+const (
+	sbxAwaitingCard   = "requires_payment_method"
+	sbxRequiresAction = "requires_action"
+	sbxSucceeded      = "succeeded"
+	sbxFailed         = "failed"
+)
+
+// Name is "sandbox".
+func (s *Sandbox) Name() string { return "sandbox" }
+
+// Start opens a sandbox payment for an attempt. The idempotency key is the
+// attempt: a second Start for it returns the same payment.
+func (s *Sandbox) Start(ctx context.Context, r Request) (Started, error) {
+	ref := "sbx_" + strings.TrimPrefix(r.IdempotencyKey, "attempt_")
+	if _, err := s.Store.GetSandboxPayment(ctx, ref); err == nil {
+		return Started{Ref: ref}, nil
+	}
+	now := s.Now().UTC()
+	err := s.Store.InsertSandboxPayment(ctx, store.SandboxPayment{Ref: ref, AttemptID: r.AttemptID, Amount: r.Amount,
+		Currency: r.Currency, State: sbxAwaitingCard, CreatedAt: now, UpdatedAt: now})
+	if err != nil {
+		return Started{}, err
+	}
+	return Started{Ref: ref}, nil
+}
+
+// State reads a payment's state from the sandbox's books.
+func (s *Sandbox) State(ctx context.Context, ref string) (State, error) {
+	p, err := s.Store.GetSandboxPayment(ctx, ref)
+	if err != nil {
+		return "", err
+	}
+	switch p.State {
+	case sbxSucceeded:
+		return StateSucceeded, nil
+	case sbxFailed:
+		return StateFailed, nil
+	}
+	return StatePending, nil
+}
+
+// Card is what the sandbox's card form sends. It is used to decide the
+// outcome and is never stored or logged.
+type Card struct {
+	Number string
+	Brand  string
+}
+
+// Outcome is what confirming a card led to.
+type Outcome struct {
+	// Status is succeeded, declined or requires_action.
+	Status string
+	// FailureCode says why a card was declined.
+	FailureCode string
+}
+
+// ErrNotPayable is a payment that is no longer waiting for a card.
+var ErrNotPayable = errors.New("payment: sandbox payment is not waiting for a card")
+
+// Confirm charges a test card for a payment and delivers the outcome event.
+func (s *Sandbox) Confirm(ctx context.Context, ref string, card Card) (Outcome, error) {
+	p, err := s.Store.GetSandboxPayment(ctx, ref)
+	if err != nil {
+		return Outcome{}, err
+	}
+	switch card.Number {
+	case "4000002760003184":
+		if ok, err := s.Store.MoveSandboxPayment(ctx, ref, []string{sbxAwaitingCard}, sbxRequiresAction, s.Now()); err != nil || !ok {
+			return Outcome{}, errors.Join(err, ErrNotPayable)
+		}
+		return Outcome{Status: "requires_action"}, nil
+	case "4242424242424242":
+		return s.finish(ctx, p, []string{sbxAwaitingCard}, true, "")
+	case "4000000000009995":
+		return s.finish(ctx, p, []string{sbxAwaitingCard}, false, "insufficient_funds")
+	case "4000000000000002":
+		return s.finish(ctx, p, []string{sbxAwaitingCard}, false, "card_declined")
+	}
+	return s.finish(ctx, p, []string{sbxAwaitingCard}, false, "card_not_supported")
+}
+
+// Complete3DS ends the 3-D Secure step: passed or failed.
+func (s *Sandbox) Complete3DS(ctx context.Context, ref string, passed bool) (Outcome, error) {
+	p, err := s.Store.GetSandboxPayment(ctx, ref)
+	if err != nil {
+		return Outcome{}, err
+	}
+	code := ""
+	if !passed {
+		code = "authentication_failed"
+	}
+	return s.finish(ctx, p, []string{sbxRequiresAction}, passed, code)
+}
+
+// finish records the outcome in the sandbox's books and delivers the event.
+// A failed payment is reopened for another card, as the order is payable
+// again.
+func (s *Sandbox) finish(ctx context.Context, p store.SandboxPayment, from []string, ok bool, code string) (Outcome, error) {
+	to, kind, status := sbxSucceeded, EventSucceeded, "succeeded"
+	if !ok {
+		to, kind, status = sbxAwaitingCard, EventFailed, "declined"
+	}
+	moved, err := s.Store.MoveSandboxPayment(ctx, p.Ref, from, to, s.Now())
+	if err != nil {
+		return Outcome{}, err
+	}
+	if !moved {
+		return Outcome{}, ErrNotPayable
+	}
+	if err := s.deliver(ctx, sandboxEvent{ID: "evt_" + ids.New(), Type: string(kind), Ref: p.Ref, AttemptID: p.AttemptID,
+		Amount: p.Amount, Currency: p.Currency, FailureCode: code}); err != nil {
+		// The money is taken (or refused) in the sandbox's books either way;
+		// the reconciler will find the outcome if this delivery was lost.
+		return Outcome{Status: status, FailureCode: code}, fmt.Errorf("payment: deliver sandbox event: %w", err)
+	}
+	return Outcome{Status: status, FailureCode: code}, nil
+}
+
+// sandboxEvent is the sandbox's webhook payload.
+type sandboxEvent struct {
+	ID          string `json:"id"`
+	Type        string `json:"type"`
+	Ref         string `json:"ref"`
+	AttemptID   string `json:"attemptId"`
+	Amount      int64  `json:"amount"`
+	Currency    string `json:"currency"`
+	FailureCode string `json:"failureCode,omitempty"`
+}
+
+func (s *Sandbox) deliver(ctx context.Context, ev sandboxEvent) error {
+	payload, err := json.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	h := http.Header{}
+	h.Set(SandboxSignatureHeader, Sign(s.Secret, payload, s.Now()))
+	return s.Deliver(ctx, payload, h)
+}
+
+// ParseEvent verifies a sandbox delivery and returns its event.
+func (s *Sandbox) ParseEvent(payload []byte, header http.Header, now time.Time) (Event, error) {
+	if err := Verify(s.Secret, payload, header.Get(SandboxSignatureHeader), now); err != nil {
+		return Event{}, err
+	}
+	var ev sandboxEvent
+	if err := json.Unmarshal(payload, &ev); err != nil {
+		return Event{}, fmt.Errorf("%w: %v", ErrBadSignature, err)
+	}
+	switch EventKind(ev.Type) {
+	case EventSucceeded, EventFailed:
+	default:
+		return Event{}, ErrIgnoredEvent
+	}
+	return Event{ID: ev.ID, Kind: EventKind(ev.Type), Ref: ev.Ref, AttemptID: ev.AttemptID, Amount: ev.Amount,
+		Currency: ev.Currency, FailureCode: ev.FailureCode}, nil
+}

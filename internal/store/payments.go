@@ -1,0 +1,285 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// InTx runs fn in one transaction, committed when fn returns nil.
+func (s *Store) InTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+	tx, err := s.DB.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
+// Attempt is one attempt at paying an order.
+type Attempt struct {
+	ID           string         `db:"id"`
+	OrderID      string         `db:"order_id"`
+	Provider     string         `db:"provider"`
+	ProviderRef  sql.NullString `db:"provider_ref"`
+	ClientSecret sql.NullString `db:"client_secret"`
+	Status       string         `db:"status"`
+	Amount       int64          `db:"amount"`
+	Currency     string         `db:"currency"`
+	CardBrand    sql.NullString `db:"card_brand"`
+	CardLast4    sql.NullString `db:"card_last4"`
+	FailureCode  sql.NullString `db:"failure_code"`
+	CreatedAt    time.Time      `db:"created_at"`
+	UpdatedAt    time.Time      `db:"updated_at"`
+}
+
+// Attempt statuses.
+const (
+	AttemptStarted   = "started"
+	AttemptSucceeded = "succeeded"
+	AttemptFailed    = "failed"
+)
+
+const attemptColumns = `id, order_id, provider, provider_ref, client_secret, status, amount, currency, card_brand, card_last4,
+	failure_code, created_at, updated_at`
+
+// PricedOrder is what checkout writes on an order when payment starts.
+type PricedOrder struct {
+	ID, SKUID, Currency, Country, Email string
+	Subtotal, Discount, Tax, Total      int64
+	Promo                               sql.NullString
+}
+
+// StartPayment prices an order, moves it to pending from one of the states
+// given, and records a new attempt, in one transaction. It reports false
+// when the order was not in one of those states (another click won).
+func (s *Store) StartPayment(ctx context.Context, o PricedOrder, from []string, a Attempt) (bool, error) {
+	started := false
+	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
+		query, args, err := sqlx.In(`UPDATE orders SET status = 'pending', sku_id = ?, currency = ?, subtotal = ?, discount = ?, tax = ?,
+			total = ?, promo_code = ?, email = ?, country = ?, updated_at = ? WHERE id = ? AND status IN (?)`,
+			o.SKUID, o.Currency, o.Subtotal, o.Discount, o.Tax, o.Total, o.Promo, o.Email, o.Country, a.CreatedAt, o.ID, from)
+		if err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, tx.Rebind(query), args...)
+		if err != nil {
+			return fmt.Errorf("store: start payment: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return nil
+		}
+		if _, err := tx.NamedExecContext(ctx, `INSERT INTO payment_attempts (`+attemptColumns+`) VALUES (:id, :order_id, :provider,
+			:provider_ref, :client_secret, :status, :amount, :currency, :card_brand, :card_last4, :failure_code, :created_at, :updated_at)`, a); err != nil {
+			return fmt.Errorf("store: insert attempt: %w", err)
+		}
+		started = true
+		return nil
+	})
+	return started, err
+}
+
+// SetAttemptStarted records the provider's reference of an attempt.
+func (s *Store) SetAttemptStarted(ctx context.Context, id, ref, secret string, now time.Time) error {
+	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE payment_attempts SET provider_ref = ?, client_secret = ?, updated_at = ? WHERE id = ?`),
+		ref, sql.NullString{String: secret, Valid: secret != ""}, now.UTC(), id)
+	if err != nil {
+		return fmt.Errorf("store: set attempt started: %w", err)
+	}
+	return nil
+}
+
+// SetAttemptCard records the brand and last four digits of the card used;
+// nothing more of a card is ever stored.
+func (s *Store) SetAttemptCard(ctx context.Context, id, brand, last4 string, now time.Time) error {
+	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE payment_attempts SET card_brand = ?, card_last4 = ?, updated_at = ? WHERE id = ?`),
+		brand, last4, now.UTC(), id)
+	if err != nil {
+		return fmt.Errorf("store: set attempt card: %w", err)
+	}
+	return nil
+}
+
+// GetAttempt reads an attempt.
+func (s *Store) GetAttempt(ctx context.Context, q sqlx.QueryerContext, id string) (Attempt, error) {
+	var a Attempt
+	err := sqlx.GetContext(ctx, q, &a, s.DB.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE id = ?`), id)
+	if err != nil {
+		return Attempt{}, notFound("get attempt", err)
+	}
+	return a, nil
+}
+
+// LatestAttempt reads the newest attempt of an order.
+func (s *Store) LatestAttempt(ctx context.Context, orderID string) (Attempt, error) {
+	var a Attempt
+	err := s.DB.GetContext(ctx, &a, s.DB.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE order_id = ?
+		ORDER BY created_at DESC, id DESC LIMIT 1`), orderID)
+	if err != nil {
+		return Attempt{}, notFound("latest attempt", err)
+	}
+	return a, nil
+}
+
+// StaleAttempts lists attempts still started before a time, for the
+// reconciler.
+func (s *Store) StaleAttempts(ctx context.Context, before time.Time, limit int) ([]Attempt, error) {
+	var out []Attempt
+	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts
+		WHERE status = ? AND provider_ref IS NOT NULL AND created_at < ? ORDER BY created_at LIMIT ?`), AttemptStarted, before.UTC(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: stale attempts: %w", err)
+	}
+	return out, nil
+}
+
+// RecordEvent notes a provider event in tx; false means it was applied
+// before and must change nothing now.
+func (s *Store) RecordEvent(ctx context.Context, tx *sqlx.Tx, provider, id, kind, attemptID string, now time.Time) (bool, error) {
+	res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO payment_events (provider, event_id, kind, attempt_id, received_at)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (provider, event_id) DO NOTHING`), provider, id, kind, attemptID, now.UTC())
+	if err != nil {
+		return false, fmt.Errorf("store: record event: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// MoveOrderTx is MoveOrder inside a transaction.
+func (s *Store) MoveOrderTx(ctx context.Context, tx *sqlx.Tx, id, from, to string, now time.Time) (bool, error) {
+	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET status = ?, updated_at = ? WHERE id = ? AND status = ?`), to, now.UTC(), id, from)
+	if err != nil {
+		return false, fmt.Errorf("store: move order: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// SetAttemptOutcome records how an attempt ended, in tx.
+func (s *Store) SetAttemptOutcome(ctx context.Context, tx *sqlx.Tx, id, status, failureCode string, now time.Time) error {
+	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE payment_attempts SET status = ?, failure_code = ?, updated_at = ? WHERE id = ?`),
+		status, sql.NullString{String: failureCode, Valid: failureCode != ""}, now.UTC(), id)
+	if err != nil {
+		return fmt.Errorf("store: set attempt outcome: %w", err)
+	}
+	return nil
+}
+
+// Conversion is a recorded purchase, for ad measurement after consent.
+type Conversion struct {
+	ID        string    `db:"id"`
+	OrderID   string    `db:"order_id"`
+	Kind      string    `db:"kind"`
+	Amount    int64     `db:"amount"`
+	Currency  string    `db:"currency"`
+	CreatedAt time.Time `db:"created_at"`
+}
+
+// InsertConversion records a conversion in tx.
+func (s *Store) InsertConversion(ctx context.Context, tx *sqlx.Tx, c Conversion) error {
+	if _, err := tx.NamedExecContext(ctx, `INSERT INTO conversions (id, order_id, kind, amount, currency, created_at)
+		VALUES (:id, :order_id, :kind, :amount, :currency, :created_at)`, c); err != nil {
+		return fmt.Errorf("store: insert conversion: %w", err)
+	}
+	return nil
+}
+
+// Mail is a message in the outbox.
+type Mail struct {
+	ID        string       `db:"id"`
+	Kind      string       `db:"kind"`
+	To        string       `db:"to_address"`
+	Locale    string       `db:"locale"`
+	Subject   string       `db:"subject"`
+	Body      string       `db:"body"`
+	Ref       string       `db:"ref"`
+	Status    string       `db:"status"`
+	CreatedAt time.Time    `db:"created_at"`
+	SentAt    sql.NullTime `db:"sent_at"`
+}
+
+// QueueMail puts a message in the outbox in tx; a second message of the same
+// kind about the same thing (ref) is dropped, so a receipt goes out once.
+func (s *Store) QueueMail(ctx context.Context, tx *sqlx.Tx, m Mail) error {
+	if _, err := tx.NamedExecContext(ctx, `INSERT INTO mail_outbox (id, kind, to_address, locale, subject, body, ref, status, created_at)
+		VALUES (:id, :kind, :to_address, :locale, :subject, :body, :ref, :status, :created_at) ON CONFLICT (kind, ref) DO NOTHING`, m); err != nil {
+		return fmt.Errorf("store: queue mail: %w", err)
+	}
+	return nil
+}
+
+// ListMail returns the newest messages of the outbox.
+func (s *Store) ListMail(ctx context.Context, limit int) ([]Mail, error) {
+	var out []Mail
+	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT id, kind, to_address, locale, subject, body, ref, status, created_at, sent_at
+		FROM mail_outbox ORDER BY created_at DESC LIMIT ?`), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: list mail: %w", err)
+	}
+	return out, nil
+}
+
+// GetOrder reads an order by id.
+func (s *Store) GetOrder(ctx context.Context, q sqlx.QueryerContext, id string) (Order, error) {
+	var o Order
+	err := sqlx.GetContext(ctx, q, &o, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE id = ?`), id)
+	if err != nil {
+		return Order{}, notFound("get order", err)
+	}
+	return o, nil
+}
+
+// SandboxPayment is a payment in the sandbox provider's own books.
+type SandboxPayment struct {
+	Ref       string    `db:"ref"`
+	AttemptID string    `db:"attempt_id"`
+	Amount    int64     `db:"amount"`
+	Currency  string    `db:"currency"`
+	State     string    `db:"state"`
+	CreatedAt time.Time `db:"created_at"`
+	UpdatedAt time.Time `db:"updated_at"`
+}
+
+// InsertSandboxPayment opens a sandbox payment.
+func (s *Store) InsertSandboxPayment(ctx context.Context, p SandboxPayment) error {
+	if _, err := s.DB.NamedExecContext(ctx, `INSERT INTO sandbox_payments (ref, attempt_id, amount, currency, state, created_at, updated_at)
+		VALUES (:ref, :attempt_id, :amount, :currency, :state, :created_at, :updated_at)`, p); err != nil {
+		return fmt.Errorf("store: insert sandbox payment: %w", err)
+	}
+	return nil
+}
+
+// GetSandboxPayment reads a sandbox payment.
+func (s *Store) GetSandboxPayment(ctx context.Context, ref string) (SandboxPayment, error) {
+	var p SandboxPayment
+	err := s.DB.GetContext(ctx, &p, s.DB.Rebind(`SELECT ref, attempt_id, amount, currency, state, created_at, updated_at
+		FROM sandbox_payments WHERE ref = ?`), ref)
+	if err != nil {
+		return SandboxPayment{}, notFound("get sandbox payment", err)
+	}
+	return p, nil
+}
+
+// MoveSandboxPayment changes a sandbox payment's state from one of the given
+// states; false when it was in none of them.
+func (s *Store) MoveSandboxPayment(ctx context.Context, ref string, from []string, to string, now time.Time) (bool, error) {
+	query, args, err := sqlx.In(`UPDATE sandbox_payments SET state = ?, updated_at = ? WHERE ref = ? AND state IN (?)`, to, now.UTC(), ref, from)
+	if err != nil {
+		return false, err
+	}
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(query), args...)
+	if err != nil {
+		return false, fmt.Errorf("store: move sandbox payment: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
