@@ -188,3 +188,14 @@ func validCode(code string) bool {
 	}
 	return true
 }
+
+// Plain writes an amount in hundredths with two decimals and no symbol, for
+// the rare case where the currency code itself is unusable.
+func Plain(amount int64) string {
+	sign := ""
+	if amount < 0 {
+		sign = "-"
+	}
+	a := abs(amount)
+	return fmt.Sprintf("%s%d.%02d", sign, a/100, a%100)
+}
