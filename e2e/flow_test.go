@@ -26,106 +26,7 @@ func TestTestFlow(t *testing.T) {
 			shot := func(name string) {
 				p.save(filepath.Join(dir, fmt.Sprintf("flow-%s-%s.png", tc.lang, name)), p.viewportScreenshot())
 			}
-			p.open(tc.prefix + "/answer/question/BMBTI-1807")
-			if got := evaluate[string](p, `document.documentElement.lang`); got != tc.lang {
-				t.Fatalf("question page lang %q, want %q", got, tc.lang)
-			}
-			p.waitVisible("quiz-statement", "the first statements, rendered by the server")
-			// The visitor answers the cookie banner first; it would cover the
-			// bottom of the forms.
-			p.click("consent-reject", "Reject optional cookies")
-			p.waitGone("consent-banner", "the cookie banner")
-			p.waitTrue(`Object.keys(document.getElementById("quiz-island")).some(k => k.startsWith("__reactContainer"))`, "the question island to mount")
-			shot("quiz")
-
-			// One answer by tapping, to cover the pointer path.
-			p.clickCSS(`[data-testid=quiz-statement] .quiz-option:nth-child(4)`, "the fourth answer of the first statement")
-			answered := 0
-			reloaded := false
-			sawTip := false
-			for step := 0; step < 200; step++ {
-				switch screen := evaluate[string](p, quizScreenJS); screen {
-				case "tip":
-					if !sawTip {
-						shot("tip")
-						sawTip = true
-					}
-					p.click("quiz-tip-continue", "Continue on the tip")
-				case "questions":
-					n := evaluate[int](p, `document.querySelectorAll('[data-testid=quiz-statement]:not([data-answered])').length`)
-					for i := 0; i < n; i++ {
-						// A varied pattern, so the result is not a tie.
-						key := string(rune('1' + (answered+i)%5))
-						if (answered+i)%3 == 0 {
-							key = "4"
-						}
-						if err := p.run(chromedp.KeyEvent(key)); err != nil {
-							t.Fatalf("press %s: %v", key, err)
-						}
-					}
-					answered += n
-					p.waitTrue(`!document.querySelector('[data-testid=quiz-next]').disabled`, "Next to be enabled once the page is answered")
-					if !reloaded && answered >= 50 {
-						before := evaluate[string](p, `document.querySelector('[role=progressbar]').getAttribute('aria-valuenow')`)
-						p.reload()
-						p.waitTrue(`Object.keys(document.getElementById("quiz-island")).some(k => k.startsWith("__reactContainer"))`, "the island after a reload")
-						after := evaluate[string](p, `document.querySelector('[role=progressbar]').getAttribute('aria-valuenow')`)
-						if after != before {
-							t.Fatalf("a reload lost answers: %s answered before, %s after", before, after)
-						}
-						reloaded = true
-						p.waitTrue(`!document.querySelector('[data-testid=quiz-next]').disabled`, "the answered page after the reload")
-					}
-					if err := p.run(chromedp.KeyEvent(kb.Enter)); err != nil {
-						t.Fatalf("press Enter: %v", err)
-					}
-				case "calculating":
-					shot("calculating")
-					p.waitVisible("get-report", "the answers-submitted screen after calculating")
-					step = 1000
-				case "submitted":
-					step = 1000
-				default:
-					t.Fatalf("unexpected screen %q after %d answers", screen, answered)
-				}
-			}
-			if !sawTip {
-				t.Error("no tip between the parts")
-			}
-			p.waitVisible("get-report", "Get my report")
-			shot("submitted")
-			p.click("get-report", "Get my report")
-
-			p.waitVisible("email-form", "the e-mail form")
-			p.fill("#email", "not-an-email")
-			p.click("email-submit", "Continue with a wrong e-mail")
-			p.waitVisible("email-error", "the e-mail error")
-			shot("email-error")
-			p.fill("#email", "visitor@example.com")
-			p.click("email-submit", "Continue")
-
-			p.waitVisible("details-form", "the personal-details form")
-			p.click("details-submit", "See my result with an empty form")
-			p.waitVisible("details-errors", "the details errors")
-			p.fill("#firstName", "Min")
-			p.fill("#lastName", "Park")
-			p.fill("#birthYear", "1994")
-			p.clickCSS(`input[name=gender][value=female]`, "Female")
-			evaluate[bool](p, `(s => (s.value = "KR", true))(document.querySelector("#country"))`)
-			shot("details")
-			p.click("details-submit", "See my result")
-
-			p.waitVisible("type-code", "the type on the free result")
-			code := evaluate[string](p, `document.querySelector('[data-testid=type-code]').textContent`)
-			if len(code) != 6 || code[4] != '-' {
-				t.Errorf("type code %q", code)
-			}
-			if n := evaluate[int](p, `document.querySelectorAll('[data-testid=dimension-bars] li').length`); n != 5 {
-				t.Errorf("%d dimension bars, want 5", n)
-			}
-			if body := evaluate[string](p, `document.body.innerText`); strings.Contains(body, "type.") || strings.Contains(body, "domain.") {
-				t.Error("the free result shows a message id")
-			}
+			takeTest(t, p, tc.lang, tc.prefix, shot)
 			sizes := evaluate[[2]int64](p, `[document.documentElement.scrollWidth, window.innerWidth]`)
 			if sizes[0] > sizes[1] {
 				t.Errorf("the free result is %d px wide on a %d px phone", sizes[0], sizes[1])
@@ -135,6 +36,114 @@ func TestTestFlow(t *testing.T) {
 			// The wrong e-mail and the empty details form answer 422 on purpose.
 			p.assertCleanConsole("status of 422")
 		})
+	}
+}
+
+// takeTest goes from the question page to the free result as a visitor on a
+// phone: the cookie banner, 120 statements (keyboard and one tap), the tips,
+// a reload half-way, the calculating and submitted screens, a wrong and a
+// right e-mail, and the personal details.
+func takeTest(t *testing.T, p *browserPage, lang, prefix string, shot func(string)) {
+	t.Helper()
+	p.open(prefix + "/answer/question/BMBTI-1807")
+	if got := evaluate[string](p, `document.documentElement.lang`); got != lang {
+		t.Fatalf("question page lang %q, want %q", got, lang)
+	}
+	p.waitVisible("quiz-statement", "the first statements, rendered by the server")
+	// The visitor answers the cookie banner first; it would cover the
+	// bottom of the forms.
+	p.click("consent-reject", "Reject optional cookies")
+	p.waitGone("consent-banner", "the cookie banner")
+	p.waitTrue(`Object.keys(document.getElementById("quiz-island")).some(k => k.startsWith("__reactContainer"))`, "the question island to mount")
+	shot("quiz")
+
+	// One answer by tapping, to cover the pointer path.
+	p.clickCSS(`[data-testid=quiz-statement] .quiz-option:nth-child(4)`, "the fourth answer of the first statement")
+	answered := 0
+	reloaded := false
+	sawTip := false
+	for step := 0; step < 200; step++ {
+		switch screen := evaluate[string](p, quizScreenJS); screen {
+		case "tip":
+			if !sawTip {
+				shot("tip")
+				sawTip = true
+			}
+			p.click("quiz-tip-continue", "Continue on the tip")
+		case "questions":
+			n := evaluate[int](p, `document.querySelectorAll('[data-testid=quiz-statement]:not([data-answered])').length`)
+			for i := 0; i < n; i++ {
+				// A varied pattern, so the result is not a tie.
+				key := string(rune('1' + (answered+i)%5))
+				if (answered+i)%3 == 0 {
+					key = "4"
+				}
+				if err := p.run(chromedp.KeyEvent(key)); err != nil {
+					t.Fatalf("press %s: %v", key, err)
+				}
+			}
+			answered += n
+			p.waitTrue(`!document.querySelector('[data-testid=quiz-next]').disabled`, "Next to be enabled once the page is answered")
+			if !reloaded && answered >= 50 {
+				before := evaluate[string](p, `document.querySelector('[role=progressbar]').getAttribute('aria-valuenow')`)
+				p.reload()
+				p.waitTrue(`Object.keys(document.getElementById("quiz-island")).some(k => k.startsWith("__reactContainer"))`, "the island after a reload")
+				after := evaluate[string](p, `document.querySelector('[role=progressbar]').getAttribute('aria-valuenow')`)
+				if after != before {
+					t.Fatalf("a reload lost answers: %s answered before, %s after", before, after)
+				}
+				reloaded = true
+				p.waitTrue(`!document.querySelector('[data-testid=quiz-next]').disabled`, "the answered page after the reload")
+			}
+			if err := p.run(chromedp.KeyEvent(kb.Enter)); err != nil {
+				t.Fatalf("press Enter: %v", err)
+			}
+		case "calculating":
+			shot("calculating")
+			p.waitVisible("get-report", "the answers-submitted screen after calculating")
+			step = 1000
+		case "submitted":
+			step = 1000
+		default:
+			t.Fatalf("unexpected screen %q after %d answers", screen, answered)
+		}
+	}
+	if !sawTip {
+		t.Error("no tip between the parts")
+	}
+	p.waitVisible("get-report", "Get my report")
+	shot("submitted")
+	p.click("get-report", "Get my report")
+
+	p.waitVisible("email-form", "the e-mail form")
+	p.fill("#email", "not-an-email")
+	p.click("email-submit", "Continue with a wrong e-mail")
+	p.waitVisible("email-error", "the e-mail error")
+	shot("email-error")
+	p.fill("#email", "visitor@example.com")
+	p.click("email-submit", "Continue")
+
+	p.waitVisible("details-form", "the personal-details form")
+	p.click("details-submit", "See my result with an empty form")
+	p.waitVisible("details-errors", "the details errors")
+	p.fill("#firstName", "Min")
+	p.fill("#lastName", "Park")
+	p.fill("#birthYear", "1994")
+	p.clickCSS(`input[name=gender][value=female]`, "Female")
+	evaluate[bool](p, `(s => (s.value = "KR", true))(document.querySelector("#country"))`)
+	shot("details")
+	p.click("details-submit", "See my result")
+
+	p.waitVisible("type-code", "the type on the free result")
+	code := evaluate[string](p, `document.querySelector('[data-testid=type-code]').textContent`)
+	if len(code) != 6 || code[4] != '-' {
+		t.Errorf("type code %q", code)
+	}
+	if n := evaluate[int](p, `document.querySelectorAll('[data-testid=dimension-bars] li').length`); n != 5 {
+		t.Errorf("%d dimension bars, want 5", n)
+	}
+	if body := evaluate[string](p, `document.body.innerText`); strings.Contains(body, "type.") || strings.Contains(body, "domain.") {
+		t.Error("the free result shows a message id")
 	}
 }
 

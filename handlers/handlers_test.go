@@ -37,11 +37,11 @@ func newServer(t testing.TB, s *store.Store) *echo.Echo {
 	if err := s.SaveSite(context.Background(), site.Site{Host: "relax.example", Theme: "relax", Home: exam.DefaultPair}); err != nil {
 		t.Fatal(err)
 	}
-	e, err := app.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), s)
+	a, err := app.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return e
+	return a.Handler
 }
 
 type scenario struct {
@@ -302,10 +302,11 @@ func TestConsentFormFlow(t *testing.T) {
 func TestPanicAnswers500AndLogsTheCause(t *testing.T) {
 	var logs strings.Builder
 	cfg, _ := config.Load(func(k string) string { return map[string]string{"DATA_DIR": t.TempDir()}[k] })
-	e, err := app.New(cfg, slog.New(slog.NewTextHandler(&logs, nil)), storetest.SQLite(t))
+	a, err := app.New(cfg, slog.New(slog.NewTextHandler(&logs, nil)), storetest.SQLite(t))
 	if err != nil {
 		t.Fatal(err)
 	}
+	e := a.Handler
 	e.GET("/test/panic", func(echo.Context) error { panic("boom in handler") })
 	rec := scenario{url: "/ko/test/panic", status: 500, contains: []string{`<html lang="ko">`, `data-testid="go-home"`}, notContain: []string{"boom"}}.run(t, e)
 	id := rec.Header().Get("X-Request-Id")

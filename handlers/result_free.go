@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/internal/billing"
 	"selfmap/internal/exam/ipipneo"
 	"selfmap/views"
 )
@@ -41,6 +43,15 @@ func (s *Server) resultFree(c echo.Context) error {
 			meaning = t.T("domain." + d + ".high")
 		}
 		p.Domains = append(p.Domains, views.DomainBar{Code: d, Name: t.T("domain." + d + ".name"), Percent: sc.Percentile, Meaning: meaning})
+	}
+	if o, err := s.Store.OrderForResult(c.Request().Context(), r.ID); err == nil && billing.Status(o.Status) == billing.Paid {
+		p.Unlocked = true
+		for _, d := range ipipneo.Domains {
+			for f := 1; f <= 6; f++ {
+				code := d + strconv.Itoa(f)
+				p.Facets = append(p.Facets, views.DomainBar{Code: code, Name: t.T("facet." + code), Percent: scored.Facets[code].Percentile})
+			}
+		}
 	}
 	return s.render(c, http.StatusOK, views.FreeResult(p))
 }

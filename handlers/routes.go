@@ -16,8 +16,9 @@ func (s *Server) routes(e *echo.Echo) {
 	get := func(path string, h echo.HandlerFunc, m ...echo.MiddlewareFunc) {
 		e.Match([]string{http.MethodGet, http.MethodHead}, path, h, m...)
 	}
-	writeLimit := rateLimit(2, 20)
-	apiLimit := rateLimit(20, 60)
+	scale := s.Config.RateLimitScale
+	writeLimit := rateLimit(2*scale, int(20*scale))
+	apiLimit := rateLimit(20*scale, int(60*scale))
 
 	// Platform
 	get("/healthz", s.healthz)
@@ -42,6 +43,23 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/answer/email/:pair", s.answerEmailPost, s.requirePair, writeLimit)
 	get("/report/result-free-test/:pair", s.resultFree, s.requirePair)
 
+	// Checkout
+	get("/paying/buyreport/:pair", s.payingBuy, s.requirePair)
+	get("/paying/payment/:pair", s.payingPayment, s.requirePair)
+	get("/paying/paypage/:pair", s.payingPayment, s.requirePair)
+	get("/paying/check/:pair", s.payingCheck, s.requirePair)
+	get("/paying/success/:pair", s.payingSuccess, s.requirePair)
+	get("/paying/failed/:pair", s.payingFailed, s.requirePair)
+	get("/pay/sandbox/3ds/:attemptId", s.sandbox3DS)
+	e.POST("/pay/sandbox/3ds/:attemptId", s.sandbox3DSPost, writeLimit)
+
+	// Payment calls (the spec's /pay base) and the providers' webhook
+	pay := e.Group("/pay", writeLimit)
+	pay.POST("/pay/order/create", s.payCreate)
+	pay.POST("/pay/check/status", s.payStatus)
+	pay.POST("/sandbox/confirm", s.sandboxConfirm)
+	e.POST("/pay/webhook/:provider", s.webhook)
+
 	// Consent
 	e.POST("/consent", s.consentForm, writeLimit)
 
@@ -65,6 +83,7 @@ func (s *Server) routes(e *echo.Echo) {
 	api.GET("/exam/sku/package/list/:code", s.apiPackageList)
 	api.GET("/app/payment/list/:examId/:country", s.apiPaymentList)
 	api.GET("/exam/order/country/list", s.apiCountryList)
+	api.GET("/exam/order/info/:orderNumber", s.apiOrderInfo)
 }
 
 // favicon sends browsers that ask for /favicon.ico to the theme's icon.

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"selfmap/internal/assets"
+	"selfmap/internal/checkout"
 	"selfmap/internal/config"
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
@@ -38,6 +39,7 @@ type Deps struct {
 	Sessions sessions.Store
 	Metrics  *prometheus.Registry
 	Results  *result.Service
+	Checkout *checkout.Service
 }
 
 // Server holds the dependencies every handler shares.

@@ -3,6 +3,12 @@
 
 export type Messages = Record<string, string>;
 
+/** Fills the {{.Name}} placeholders of a Go template message; a placeholder
+ * without a value is left as written. */
+export function format(msg: string | undefined, data: Record<string, string | number>): string {
+  return (msg ?? "").replace(/\{\{\s*\.(\w+)\s*\}\}/g, (m, name: string) => (name in data ? String(data[name]) : m));
+}
+
 /** Reads the JSON props of an island from the script tag with this id. */
 export function readProps<T>(id: string): T {
   const el = document.getElementById(id);

@@ -5,7 +5,7 @@
 // answers in localStorage and posts them on the calculating screen.
 import { useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
-import { readProps, postJSON, type Messages } from "./props";
+import { readProps, postJSON, format, type Messages } from "./props";
 
 type Question = { id: string; text: string };
 
@@ -38,11 +38,6 @@ const ALMOST_LEFT = 10;
 const METER_MS = 500;
 const DIMENSIONS = ["dim_stability", "dim_extraversion", "dim_openness", "dim_agreeableness", "dim_conscientiousness"];
 const INCLUDES = ["includes_type", "includes_dimensions", "includes_strengths", "includes_relationships"];
-
-/** Fills the {{.Name}} placeholders of a Go template message. */
-function format(msg: string | undefined, data: Record<string, string | number>): string {
-  return (msg ?? "").replace(/\{\{\s*\.(\w+)\s*\}\}/g, (m, name: string) => (name in data ? String(data[name]) : m));
-}
 
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 

@@ -31,6 +31,10 @@ type Meta struct {
 	NoIndex bool
 	// ExtraCSS is a page's own stylesheet, after the site's and the theme's.
 	ExtraCSS string
+	// Refresh, when set, sends the browser to RefreshURL after that many
+	// seconds: status pages poll and move on without JavaScript.
+	Refresh    int
+	RefreshURL string
 }
 
 func fullTitle(ctx context.Context, m Meta) string {

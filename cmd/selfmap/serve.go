@@ -25,11 +25,12 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	}
 	defer st.Close()
 
-	e, err := app.New(cfg, logger, st)
+	a, err := app.New(cfg, logger, st)
 	if err != nil {
 		return err
 	}
-	queue, err := jobs.New(jobs.Deps{Store: st, Logger: logger}, true)
+	e := a.Handler
+	queue, err := jobs.New(jobs.Deps{Store: st, Logger: logger, Reconcile: a.Checkout.Reconcile}, true)
 	if err != nil {
 		return err
 	}

@@ -25,10 +25,13 @@ import (
 
 	"selfmap/handlers"
 	"selfmap/internal/assets"
+	"selfmap/internal/checkout"
 	"selfmap/internal/config"
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
+	"selfmap/internal/money"
+	"selfmap/internal/payment"
 	"selfmap/internal/result"
 	"selfmap/internal/site"
 	"selfmap/internal/store"
@@ -42,8 +45,15 @@ import (
 // instance.
 const sitesTTL = 30 * time.Second
 
-// New builds the HTTP handler of the service.
-func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*echo.Echo, error) {
+// App is the wired service: its HTTP handler and the services background
+// jobs need too.
+type App struct {
+	Handler  *echo.Echo
+	Checkout *checkout.Service
+}
+
+// New builds the service.
+func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) {
 	catalog, err := i18n.Load(locales.Files)
 	if err != nil {
 		return nil, err
@@ -80,10 +90,14 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*echo.Echo, e
 	if err := sites.Load(context.Background()); err != nil {
 		logger.Error("app: sites not loaded yet; serving the home theme until they are", "err", err)
 	}
+	pay, err := newCheckout(cfg, secret, st, catalog, logger)
+	if err != nil {
+		return nil, err
+	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
-	return handlers.New(handlers.Deps{
+	e, err := handlers.New(handlers.Deps{
 		Config:   cfg,
 		Store:    st,
 		Logger:   logger,
@@ -96,7 +110,47 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*echo.Echo, e
 		Sessions: newSessionStore(secret, cfg.SecureCookies()),
 		Metrics:  reg,
 		Results:  &result.Service{Store: st, Exams: exams, Now: time.Now},
+		Checkout: pay,
 	})
+	if err != nil {
+		return nil, err
+	}
+	return &App{Handler: e, Checkout: pay}, nil
+}
+
+// newCheckout picks the payment provider. The sandbox's webhook secret is
+// derived from the session secret: it never leaves the process.
+func newCheckout(cfg config.Config, secret string, st *store.Store, catalog *i18n.Catalog, logger *slog.Logger) (*checkout.Service, error) {
+	svc := &checkout.Service{Store: st, Logger: logger, Now: time.Now, Receipt: receipt(catalog)}
+	switch cfg.PaymentProvider {
+	case "stripe":
+		var opts []payment.StripeOption
+		if cfg.StripeAPIBase != "" {
+			opts = append(opts, payment.WithStripeBaseURL(cfg.StripeAPIBase))
+		}
+		svc.Provider = payment.NewStripe(cfg.StripeSecretKey, cfg.StripeWebhookSecret, opts...)
+	default:
+		key := sha256.Sum256([]byte("selfmap sandbox webhook\x00" + secret))
+		svc.Provider = &payment.Sandbox{Store: st, Secret: hex.EncodeToString(key[:]), Deliver: svc.Receive, Now: time.Now}
+	}
+	return svc, nil
+}
+
+// receipt writes a paid order's receipt in the buyer's language.
+func receipt(catalog *i18n.Catalog) func(o store.Order, r store.Result) (string, string) {
+	return func(o store.Order, r store.Result) (string, string) {
+		l, ok := i18n.ByTag(r.Locale)
+		if !ok {
+			l = i18n.Default
+		}
+		t := catalog.Translator(l)
+		total, err := money.Format(o.Total, o.Currency.String)
+		if err != nil {
+			total = fmt.Sprintf("%d %s", o.Total, o.Currency.String)
+		}
+		data := map[string]any{"Order": o.OrderNumber, "Product": t.T("sku." + o.SKUID.String + ".name"), "Total": total, "Type": r.ResultCode}
+		return t.TD("mail.receipt.subject", data), t.TD("mail.receipt.body", data)
+	}
 }
 
 // newSessionStore keeps sessions in cookies that are signed and encrypted

@@ -222,7 +222,7 @@ func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a stor
 		Amount: a.Amount, Currency: a.Currency, CreatedAt: now}); err != nil {
 		return err
 	}
-	r, err := s.Store.GetResult(ctx, o.ResultID)
+	r, err := s.Store.GetResultIn(ctx, tx, o.ResultID)
 	if err != nil {
 		return err
 	}

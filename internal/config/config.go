@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"os"
 	"strings"
 	"time"
@@ -41,6 +42,16 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	// LogLevel is debug, info, warn or error (LOG_LEVEL).
 	LogLevel string
+	// StripeSecretKey and StripeWebhookSecret configure the stripe provider
+	// (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET); StripeAPIBase points it
+	// elsewhere than Stripe, e.g. at stripe-mock (STRIPE_API_BASE).
+	StripeSecretKey     string
+	StripeWebhookSecret string
+	StripeAPIBase       string
+	// RateLimitScale multiplies every rate limit (RATE_LIMIT_SCALE, default
+	// 1); load tests on loopback raise it, since all their buyers share one
+	// address.
+	RateLimitScale float64
 	// TrustedProxies are the networks whose X-Forwarded-For is believed
 	// (TRUSTED_PROXIES, comma-separated CIDRs); empty means the peer address
 	// is the client.
@@ -62,19 +73,31 @@ func Load(getenv func(string) string) (Config, error) {
 		return def
 	}
 	c := Config{
-		Addr:            get("ADDR", ":8080"),
-		DataDir:         get("DATA_DIR", "data"),
-		Env:             get("APP_ENV", EnvDev),
-		PaymentProvider: get("PAYMENT_PROVIDER", "sandbox"),
-		MailURL:         get("MAIL_URL", ""),
-		SessionSecret:   get("SESSION_SECRET", ""),
-		LogLevel:        get("LOG_LEVEL", "info"),
-		ShutdownTimeout: 20 * time.Second,
+		Addr:                get("ADDR", ":8080"),
+		DataDir:             get("DATA_DIR", "data"),
+		Env:                 get("APP_ENV", EnvDev),
+		PaymentProvider:     get("PAYMENT_PROVIDER", "sandbox"),
+		MailURL:             get("MAIL_URL", ""),
+		SessionSecret:       get("SESSION_SECRET", ""),
+		LogLevel:            get("LOG_LEVEL", "info"),
+		StripeSecretKey:     get("STRIPE_SECRET_KEY", ""),
+		StripeWebhookSecret: get("STRIPE_WEBHOOK_SECRET", ""),
+		StripeAPIBase:       get("STRIPE_API_BASE", ""),
+		ShutdownTimeout:     20 * time.Second,
 	}
 	c.DatabaseURL = get("DATABASE_URL", c.DataDir+"/selfmap.db")
 	c.BaseURL = strings.TrimRight(get("BASE_URL", "http://localhost"+portOf(c.Addr)), "/")
 
 	var errs []error
+	c.RateLimitScale = 1
+	if v := get("RATE_LIMIT_SCALE", ""); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f <= 0 {
+			errs = append(errs, fmt.Errorf("RATE_LIMIT_SCALE must be a positive number, got %q", v))
+		} else {
+			c.RateLimitScale = f
+		}
+	}
 	for _, cidr := range strings.Split(get("TRUSTED_PROXIES", ""), ",") {
 		if cidr = strings.TrimSpace(cidr); cidr == "" {
 			continue
@@ -94,6 +117,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		errs = append(errs, fmt.Errorf("BASE_URL must be an absolute http(s) URL, got %q", c.BaseURL))
+	}
+	if c.PaymentProvider == "stripe" && (c.StripeSecretKey == "" || c.StripeWebhookSecret == "") {
+		errs = append(errs, errors.New("PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET"))
 	}
 	if c.Env == EnvProd && len(c.SessionSecret) < 32 {
 		errs = append(errs, errors.New("SESSION_SECRET must be set to at least 32 characters in prod"))

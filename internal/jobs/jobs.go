@@ -34,6 +34,8 @@ type Deps struct {
 	Store  *store.Store
 	Logger *slog.Logger
 	Now    func() time.Time
+	// Reconcile settles payments left pending for longer than the age.
+	Reconcile func(ctx context.Context, age time.Duration) (int, error)
 }
 
 func register(d Deps) (*river.Workers, []*river.PeriodicJob) {
@@ -43,6 +45,12 @@ func register(d Deps) (*river.Workers, []*river.PeriodicJob) {
 		river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
 			func() (river.JobArgs, *river.InsertOpts) { return PruneEmailCodesArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}),
+	}
+	if d.Reconcile != nil {
+		river.AddWorker(workers, &ReconcilePaymentsWorker{Reconcile: d.Reconcile, Logger: d.Logger})
+		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
+			func() (river.JobArgs, *river.InsertOpts) { return ReconcilePaymentsArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true}))
 	}
 	return workers, periodic
 }

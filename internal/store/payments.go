@@ -283,3 +283,22 @@ func (s *Store) MoveSandboxPayment(ctx context.Context, ref string, from []strin
 	n, err := res.RowsAffected()
 	return n == 1, err
 }
+
+// CountPaidSince counts the orders paid since a time.
+func (s *Store) CountPaidSince(ctx context.Context, since time.Time) (int, error) {
+	var n int
+	err := s.DB.GetContext(ctx, &n, s.DB.Rebind(`SELECT COUNT(*) FROM orders WHERE status = 'paid' AND updated_at >= ?`), since.UTC())
+	if err != nil {
+		return 0, fmt.Errorf("store: count paid: %w", err)
+	}
+	return n, nil
+}
+
+// CountResults counts every test completed.
+func (s *Store) CountResults(ctx context.Context) (int, error) {
+	var n int
+	if err := s.DB.GetContext(ctx, &n, `SELECT COUNT(*) FROM results`); err != nil {
+		return 0, fmt.Errorf("store: count results: %w", err)
+	}
+	return n, nil
+}

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // Result is a stored, scored answer set.
@@ -94,8 +96,15 @@ func (s *Store) CreateResultWithOrder(ctx context.Context, r Result, o Order) er
 
 // GetResult reads a result by id.
 func (s *Store) GetResult(ctx context.Context, id string) (Result, error) {
+	return s.GetResultIn(ctx, s.DB, id)
+}
+
+// GetResultIn reads a result through q: inside a transaction, use the
+// transaction, never a second connection (on SQLite that could wait for the
+// very lock the transaction holds).
+func (s *Store) GetResultIn(ctx context.Context, q sqlx.QueryerContext, id string) (Result, error) {
 	var r Result
-	if err := s.DB.GetContext(ctx, &r, s.DB.Rebind(`SELECT `+resultColumns+` FROM results WHERE id = ?`), id); err != nil {
+	if err := sqlx.GetContext(ctx, q, &r, s.DB.Rebind(`SELECT `+resultColumns+` FROM results WHERE id = ?`), id); err != nil {
 		return Result{}, notFound("get result", err)
 	}
 	return r, nil

@@ -1,0 +1,71 @@
+package e2e
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestPayForTheReport takes the test, then buys the full report on the
+// sandbox in two locales: a declined card first (the order stays payable,
+// the message is in the visitor's language), then 4242 4242 4242 4242,
+// the status check, the success screen and its countdown, and the unlocked
+// report. In Korean the card asks for a 3-D Secure step on the way.
+func TestPayForTheReport(t *testing.T) {
+	dir := screenshotDir(t)
+	for _, tc := range []struct {
+		lang, prefix string
+		threeDS      bool
+	}{{"en", "", false}, {"ko", "/ko", true}} {
+		t.Run(tc.lang, func(t *testing.T) {
+			p := newPageWithin(t, 150*time.Second)
+			p.setViewport(360, 800, true)
+			shot := func(name string) {
+				p.save(filepath.Join(dir, fmt.Sprintf("pay-%s-%s.png", tc.lang, name)), p.viewportScreenshot())
+			}
+			takeTest(t, p, tc.lang, tc.prefix, func(string) {})
+
+			p.click("unlock", "Unlock the full report")
+			p.waitVisible("buy", "the product page")
+			shot("buy")
+			p.click("unlock-report", "Unlock my report")
+
+			p.waitVisible("payment", "the payment page")
+			p.waitTrue(`!document.querySelector('[data-testid=pay-button]').disabled`, "the card form to be ready")
+			fillCard := func(number string) {
+				p.fill(`[data-testid=card-number]`, number)
+				p.fill(`[data-testid=card-expiry]`, "12 / 30")
+				p.fill(`[data-testid=card-cvc]`, "123")
+				p.fill(`[data-testid=card-name]`, "Min Park")
+				p.fill(`[data-testid=card-postal]`, "04524")
+			}
+			fillCard("4000 0000 0000 0002")
+			shot("card")
+			p.click("pay-button", "Pay with a card that is declined")
+			p.waitTrue(`document.querySelector('[data-testid=pay-error]').textContent.trim() !== ""`, "the decline message")
+			shot("declined")
+
+			number := "4242 4242 4242 4242"
+			if tc.threeDS {
+				number = "4000 0027 6000 3184"
+			}
+			fillCard(number)
+			p.click("pay-button", "Pay again")
+			if tc.threeDS {
+				p.waitVisible("threeds", "the 3-D Secure step")
+				shot("3ds")
+				p.click("threeds-complete", "Confirm on the 3-D Secure page")
+			}
+			p.waitVisible("pay-success", "the success screen")
+			shot("success")
+			// The success screen opens the report by itself after 3 seconds.
+			p.waitVisible("unlocked", "the unlocked report after the countdown")
+			if n := evaluate[int](p, `document.querySelectorAll('[data-testid=unlocked] li').length`); n != 30 {
+				t.Errorf("the unlocked report shows %d facets, want 30", n)
+			}
+			shot("report")
+			p.assertCleanConsole("status of 422", "status of 400")
+		})
+	}
+}

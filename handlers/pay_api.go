@@ -1,0 +1,182 @@
+package handlers
+
+import (
+	"errors"
+	"io"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/apperr"
+	"selfmap/internal/checkout"
+	"selfmap/internal/payment"
+	"selfmap/internal/store"
+)
+
+// orderCountry is where an order is priced: the country the test-taker gave
+// in their details, or the default price.
+func (s *Server) orderCountry(c echo.Context, o store.Order) string {
+	r, err := s.Store.GetResult(c.Request().Context(), o.ResultID)
+	if err != nil || !r.Country.Valid {
+		return "*"
+	}
+	return r.Country.String
+}
+
+// payCreate serves POST /pay/pay/order/create: price the order on the
+// server and start a payment. Any amount in the request is ignored.
+func (s *Server) payCreate(c echo.Context) error {
+	var req struct {
+		OrderNumber string `json:"orderNumber"`
+		SKUID       string `json:"skuId"`
+		Email       string `json:"email"`
+		PromoCode   string `json:"promoCode"`
+	}
+	if err := c.Bind(&req); err != nil {
+		return apiInvalid("body")
+	}
+	o, err := s.Checkout.Order(c.Request().Context(), req.OrderNumber, s.owns(c))
+	if err != nil {
+		return err
+	}
+	created, err := s.Checkout.Create(c.Request().Context(), checkout.CreateInput{
+		OrderNumber: req.OrderNumber, SKUID: req.SKUID, Email: req.Email, PromoCode: req.PromoCode, Country: s.orderCountry(c, o),
+	}, s.owns(c))
+	if err != nil {
+		return err
+	}
+	return s.apiOK(c, map[string]any{"attemptId": created.AttemptID, "provider": created.Provider,
+		"clientSecret": created.ClientSecret, "total": created.Total, "currency": created.Currency})
+}
+
+// sandbox returns the sandbox provider, or a 404 when another is set up.
+func (s *Server) sandbox() (*payment.Sandbox, error) {
+	sb, ok := s.Checkout.Provider.(*payment.Sandbox)
+	if !ok {
+		return nil, echo.ErrNotFound
+	}
+	return sb, nil
+}
+
+// ownedAttempt finds a payment attempt of this browser's.
+func (s *Server) ownedAttempt(c echo.Context, id string) (store.Attempt, store.Order, error) {
+	ctx := c.Request().Context()
+	a, err := s.Store.GetAttempt(ctx, s.Store.DB, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Attempt{}, store.Order{}, checkout.ErrNotFound
+	}
+	if err != nil {
+		return store.Attempt{}, store.Order{}, err
+	}
+	o, err := s.Store.GetOrder(ctx, s.Store.DB, a.OrderID)
+	if err != nil {
+		return store.Attempt{}, store.Order{}, err
+	}
+	if !s.owns(c)(o.ResultID) {
+		return store.Attempt{}, store.Order{}, checkout.ErrNotFound
+	}
+	return a, o, nil
+}
+
+// sandboxConfirm serves POST /pay/sandbox/confirm: the sandbox's card form.
+// The card is checked as the island checks it, decides the outcome, and is
+// dropped; only its brand and last four digits are kept.
+func (s *Server) sandboxConfirm(c echo.Context) error {
+	sb, err := s.sandbox()
+	if err != nil {
+		return err
+	}
+	var req struct {
+		AttemptID string `json:"attemptId"`
+		payment.CardInput
+	}
+	if err := c.Bind(&req); err != nil {
+		return apiInvalid("body")
+	}
+	a, _, err := s.ownedAttempt(c, req.AttemptID)
+	if err != nil {
+		return err
+	}
+	number, errs := req.CardInput.Check(s.Checkout.Now())
+	for _, field := range []string{"number", "expiry", "cvc", "name", "postalCode"} {
+		if id := errs[field]; id != "" {
+			return &apperr.Error{Status: 400, ID: id, Data: map[string]any{"Field": field}}
+		}
+	}
+	ctx := c.Request().Context()
+	if err := s.Store.SetAttemptCard(ctx, a.ID, payment.Brand(number), number[len(number)-4:], s.Checkout.Now()); err != nil {
+		return err
+	}
+	out, err := sb.Confirm(ctx, a.ProviderRef.String, payment.Card{Number: number})
+	if errors.Is(err, payment.ErrNotPayable) {
+		return apperr.BadRequest("pay.not_payable", nil)
+	}
+	if err != nil && out.Status == "" {
+		return err
+	}
+	if err != nil {
+		// The outcome stands in the sandbox's books; the reconciler will
+		// apply it. The buyer goes on to the status page.
+		s.Logger.ErrorContext(ctx, "sandbox: outcome not applied yet", "attempt", a.ID, "err", err)
+	}
+	resp := map[string]any{"status": out.Status}
+	if out.Status == "requires_action" {
+		resp["redirect"] = state(c).LocalPath("/pay/sandbox/3ds/" + a.ID)
+	}
+	if out.Status == "declined" {
+		resp["message"] = tr(c).T("checkout.declined")
+	}
+	return s.apiOK(c, resp)
+}
+
+// payStatus serves POST /pay/pay/check/status: an order's status.
+func (s *Server) payStatus(c echo.Context) error {
+	var req struct {
+		OrderNumber string `json:"orderNumber"`
+	}
+	if err := c.Bind(&req); err != nil {
+		return apiInvalid("body")
+	}
+	o, err := s.Checkout.Order(c.Request().Context(), req.OrderNumber, s.owns(c))
+	if err != nil {
+		return err
+	}
+	return s.apiOK(c, map[string]string{"orderNumber": o.OrderNumber, "status": o.Status})
+}
+
+// apiOrderInfo serves GET /api/exam/order/info/{orderNumber}.
+func (s *Server) apiOrderInfo(c echo.Context) error {
+	o, err := s.Checkout.Order(c.Request().Context(), c.Param("orderNumber"), s.owns(c))
+	if err != nil {
+		return err
+	}
+	return s.apiOK(c, map[string]any{
+		"orderNumber": o.OrderNumber, "status": o.Status, "skuId": o.SKUID.String, "currency": o.Currency.String,
+		"subtotal": o.Subtotal, "discount": o.Discount, "tax": o.Tax, "total": o.Total, "email": o.Email.String,
+	})
+}
+
+// maxWebhookBytes bounds a webhook delivery.
+const maxWebhookBytes = 64 << 10
+
+// webhook serves POST /pay/webhook/{provider}: the one door through which
+// payment outcomes arrive. It is authenticated by the provider's signature,
+// not by a session, so it is exempt from CSRF.
+func (s *Server) webhook(c echo.Context) error {
+	if c.Param("provider") != s.Checkout.Provider.Name() {
+		return echo.ErrNotFound
+	}
+	payload, err := io.ReadAll(io.LimitReader(c.Request().Body, maxWebhookBytes+1))
+	if err != nil || len(payload) > maxWebhookBytes {
+		return echo.ErrStatusRequestEntityTooLarge
+	}
+	err = s.Checkout.Receive(c.Request().Context(), payload, c.Request().Header)
+	if errors.Is(err, payment.ErrBadSignature) {
+		s.Logger.WarnContext(c.Request().Context(), "webhook: refused delivery", "err", err)
+		return c.JSON(http.StatusBadRequest, map[string]string{"error": "bad signature"})
+	}
+	if err != nil {
+		return err
+	}
+	return c.JSON(http.StatusOK, map[string]bool{"received": true})
+}

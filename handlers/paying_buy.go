@@ -1,0 +1,78 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/billing"
+	"selfmap/internal/money"
+	"selfmap/internal/store"
+	"selfmap/views"
+)
+
+// reportSKU is the product that unlocks an exam's full report.
+const reportSKU = "mbti-report"
+
+// payFlow finds the result and order a checkout screen is about; a paid
+// order goes straight to its success screen.
+func (s *Server) payFlow(c echo.Context) (store.Result, store.Order, error) {
+	r, err := s.flowResult(c)
+	if err != nil {
+		return store.Result{}, store.Order{}, err
+	}
+	o, err := s.Store.OrderForResult(c.Request().Context(), r.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Result{}, store.Order{}, echo.ErrNotFound
+	}
+	return r, o, err
+}
+
+// payingBuy serves /paying/buyreport/{p}: the full report, its price, and
+// figures from the database.
+func (s *Server) payingBuy(c echo.Context) error {
+	r, o, err := s.payFlow(c)
+	if err != nil {
+		return flowError(c, err)
+	}
+	if billing.Status(o.Status) == billing.Paid {
+		return c.Redirect(http.StatusSeeOther, flowURL(c, "/paying/success", r.ID))
+	}
+	ctx := c.Request().Context()
+	sku, err := s.Store.GetSKU(ctx, r.ExamID, reportSKU, s.orderCountry(c, o))
+	if err != nil {
+		return err
+	}
+	q, err := billing.Price(sku, nil, s.Checkout.Now())
+	if err != nil {
+		return err
+	}
+	day := s.Checkout.Now().UTC().Truncate(24 * time.Hour)
+	today, err := s.Store.CountPaidSince(ctx, day)
+	if err != nil {
+		return err
+	}
+	total, err := s.Store.CountResults(ctx)
+	if err != nil {
+		return err
+	}
+	p := views.BuyPage{Type: r.ResultCode, Price: mustFormat(q.Total, q.Currency), UnlockedToday: today, TestsTotal: total,
+		PayHref: flowURL(c, "/paying/payment", r.ID)}
+	if q.List > 0 {
+		p.ListPrice = mustFormat(q.List, q.Currency)
+	}
+	return s.render(c, http.StatusOK, views.Buy(p))
+}
+
+// mustFormat formats an amount of a currency from our own catalogue, whose
+// codes are checked by the money tests; an error there is a data bug, shown
+// as the plain amount rather than a broken page.
+func mustFormat(amount int64, currency string) string {
+	out, err := money.Format(amount, currency)
+	if err != nil {
+		return currency + " " + money.Plain(amount)
+	}
+	return out
+}
