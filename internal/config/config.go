@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/url"
-	"strconv"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
