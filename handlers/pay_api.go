@@ -144,6 +144,42 @@ func (s *Server) payStatus(c echo.Context) error {
 	return s.apiOK(c, map[string]string{"orderNumber": o.OrderNumber, "status": o.Status})
 }
 
+// payInfo serves POST /pay/pay/check/payInfo: the latest payment attempt of
+// an order, without anything of the card but its brand and last digits.
+func (s *Server) payInfo(c echo.Context) error {
+	var req struct {
+		OrderNumber string `json:"orderNumber"`
+	}
+	if err := c.Bind(&req); err != nil {
+		return apiInvalid("body")
+	}
+	o, err := s.Checkout.Order(c.Request().Context(), req.OrderNumber, s.owns(c))
+	if err != nil {
+		return err
+	}
+	a, err := s.Store.LatestAttempt(c.Request().Context(), o.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return s.apiOK(c, map[string]any{"orderNumber": o.OrderNumber, "status": o.Status, "attempt": nil})
+	}
+	if err != nil {
+		return err
+	}
+	return s.apiOK(c, map[string]any{"orderNumber": o.OrderNumber, "status": o.Status, "attempt": map[string]any{
+		"id": a.ID, "provider": a.Provider, "status": a.Status, "amount": a.Amount, "currency": a.Currency,
+		"cardBrand": a.CardBrand.String, "cardLast4": a.CardLast4.String, "failureCode": a.FailureCode.String,
+	}})
+}
+
+// apiOrderSKUCheck serves GET /api/exam/order/sku/check/{orderNumber}:
+// whether the order's product is paid for.
+func (s *Server) apiOrderSKUCheck(c echo.Context) error {
+	o, err := s.Checkout.Order(c.Request().Context(), c.Param("orderNumber"), s.owns(c))
+	if err != nil {
+		return err
+	}
+	return s.apiOK(c, map[string]any{"orderNumber": o.OrderNumber, "skuId": o.SKUID.String, "paid": o.Status == "paid"})
+}
+
 // apiOrderInfo serves GET /api/exam/order/info/{orderNumber}.
 func (s *Server) apiOrderInfo(c echo.Context) error {
 	o, err := s.Checkout.Order(c.Request().Context(), c.Param("orderNumber"), s.owns(c))

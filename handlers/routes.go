@@ -57,8 +57,12 @@ func (s *Server) routes(e *echo.Echo) {
 	pay := e.Group("/pay", writeLimit)
 	pay.POST("/pay/order/create", s.payCreate)
 	pay.POST("/pay/check/status", s.payStatus)
+	pay.POST("/pay/check/payInfo", s.payInfo)
 	pay.POST("/sandbox/confirm", s.sandboxConfirm)
 	e.POST("/pay/webhook/:provider", s.webhook)
+
+	// Development only
+	get("/dev/mail", s.devMail)
 
 	// Consent
 	e.POST("/consent", s.consentForm, writeLimit)
@@ -84,6 +88,7 @@ func (s *Server) routes(e *echo.Echo) {
 	api.GET("/app/payment/list/:examId/:country", s.apiPaymentList)
 	api.GET("/exam/order/country/list", s.apiCountryList)
 	api.GET("/exam/order/info/:orderNumber", s.apiOrderInfo)
+	api.GET("/exam/order/sku/check/:orderNumber", s.apiOrderSKUCheck)
 }
 
 // favicon sends browsers that ask for /favicon.ico to the theme's icon.
