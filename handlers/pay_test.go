@@ -20,7 +20,9 @@ func TestPaymentCalls(t *testing.T) {
 		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
 		token := b.csrfToken("/de/")
 		rec := b.postJSON("/api/exam/order/info", token, submission(t, func(i int) int { return i%5 + 1 }))
-		var sub struct{ Data struct{ ResultID, OrderNumber string } }
+		var sub struct {
+			Data struct{ ResultID, OrderNumber string }
+		}
 		json.Unmarshal(rec.Body.Bytes(), &sub) //nolint:errcheck // checked below
 		order := sub.Data.OrderNumber
 		if order == "" {
