@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/apperr"
+	"selfmap/internal/exam"
 	"selfmap/internal/geo"
 	"selfmap/internal/i18n"
 	"selfmap/internal/store"
@@ -57,18 +58,24 @@ func (s *Server) hlParam(c echo.Context) (*i18n.Translator, error) {
 	return s.Catalog.Translator(l), nil
 }
 
-// apiSKUList serves GET /api/exam/sku/list/{examId}/{country}/{hl}: the
-// report products of an exam, priced for a country.
-func (s *Server) apiSKUList(c echo.Context) error {
+// skuParams reads the {examId}, {country} and {hl} of a catalogue call.
+func (s *Server) skuParams(c echo.Context) (exam.Exam, string, *i18n.Translator, error) {
 	e, err := s.examParam(c, "examId")
 	if err != nil {
-		return err
+		return e, "", nil, err
 	}
 	country, err := countryParam(c, "country")
 	if err != nil {
-		return err
+		return e, "", nil, err
 	}
 	t, err := s.hlParam(c)
+	return e, country, t, err
+}
+
+// apiSKUList serves GET /api/exam/sku/list/{examId}/{country}/{hl}: the
+// report products of an exam, priced for a country.
+func (s *Server) apiSKUList(c echo.Context) error {
+	e, country, t, err := s.skuParams(c)
 	if err != nil {
 		return err
 	}
@@ -85,15 +92,7 @@ func (s *Server) apiSKUList(c echo.Context) error {
 
 // apiSKUInfo serves GET /api/exam/sku/info/{examId}/{skuId}/{country}/{hl}.
 func (s *Server) apiSKUInfo(c echo.Context) error {
-	e, err := s.examParam(c, "examId")
-	if err != nil {
-		return err
-	}
-	country, err := countryParam(c, "country")
-	if err != nil {
-		return err
-	}
-	t, err := s.hlParam(c)
+	e, country, t, err := s.skuParams(c)
 	if err != nil {
 		return err
 	}

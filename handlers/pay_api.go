@@ -129,15 +129,21 @@ func (s *Server) sandboxConfirm(c echo.Context) error {
 	return s.apiOK(c, resp)
 }
 
-// payStatus serves POST /pay/pay/check/status: an order's status.
-func (s *Server) payStatus(c echo.Context) error {
+// postedOrder reads {"orderNumber": ...} and finds that order of this
+// browser's.
+func (s *Server) postedOrder(c echo.Context) (store.Order, error) {
 	var req struct {
 		OrderNumber string `json:"orderNumber"`
 	}
 	if err := c.Bind(&req); err != nil {
-		return apiInvalid("body")
+		return store.Order{}, apiInvalid("body")
 	}
-	o, err := s.Checkout.Order(c.Request().Context(), req.OrderNumber, s.owns(c))
+	return s.Checkout.Order(c.Request().Context(), req.OrderNumber, s.owns(c))
+}
+
+// payStatus serves POST /pay/pay/check/status: an order's status.
+func (s *Server) payStatus(c echo.Context) error {
+	o, err := s.postedOrder(c)
 	if err != nil {
 		return err
 	}
@@ -147,13 +153,7 @@ func (s *Server) payStatus(c echo.Context) error {
 // payInfo serves POST /pay/pay/check/payInfo: the latest payment attempt of
 // an order, without anything of the card but its brand and last digits.
 func (s *Server) payInfo(c echo.Context) error {
-	var req struct {
-		OrderNumber string `json:"orderNumber"`
-	}
-	if err := c.Bind(&req); err != nil {
-		return apiInvalid("body")
-	}
-	o, err := s.Checkout.Order(c.Request().Context(), req.OrderNumber, s.owns(c))
+	o, err := s.postedOrder(c)
 	if err != nil {
 		return err
 	}

@@ -30,21 +30,29 @@ func (s *Server) payFlow(c echo.Context) (store.Result, store.Order, error) {
 	return r, o, err
 }
 
+// unpaidReport finds the result and order of a screen that sells the
+// report, and the report priced for the buyer's country. An order already
+// paid sends the visitor to its success screen instead.
+func (s *Server) unpaidReport(c echo.Context) (store.Result, store.Order, store.PricedSKU, error) {
+	r, o, err := s.payFlow(c)
+	if err != nil {
+		return r, o, store.PricedSKU{}, err
+	}
+	if billing.Status(o.Status) == billing.Paid {
+		return r, o, store.PricedSKU{}, redirectError{to: flowURL(c, "/paying/success", r.ID)}
+	}
+	sku, err := s.Store.GetSKU(c.Request().Context(), r.ExamID, reportSKU, s.orderCountry(c, o))
+	return r, o, sku, err
+}
+
 // payingBuy serves /paying/buyreport/{p}: the full report, its price, and
 // figures from the database.
 func (s *Server) payingBuy(c echo.Context) error {
-	r, o, err := s.payFlow(c)
+	r, _, sku, err := s.unpaidReport(c)
 	if err != nil {
 		return flowError(c, err)
 	}
-	if billing.Status(o.Status) == billing.Paid {
-		return c.Redirect(http.StatusSeeOther, flowURL(c, "/paying/success", r.ID))
-	}
 	ctx := c.Request().Context()
-	sku, err := s.Store.GetSKU(ctx, r.ExamID, reportSKU, s.orderCountry(c, o))
-	if err != nil {
-		return err
-	}
 	q, err := billing.Price(sku, nil, s.Checkout.Now())
 	if err != nil {
 		return err

@@ -33,18 +33,11 @@ type checkoutProps struct {
 // order as the server prices it (a promo code is tried with ?promo=) and
 // the card form.
 func (s *Server) payingPayment(c echo.Context) error {
-	r, o, err := s.payFlow(c)
+	r, o, sku, err := s.unpaidReport(c)
 	if err != nil {
 		return flowError(c, err)
 	}
-	if billing.Status(o.Status) == billing.Paid {
-		return c.Redirect(http.StatusSeeOther, flowURL(c, "/paying/success", r.ID))
-	}
 	ctx := c.Request().Context()
-	sku, err := s.Store.GetSKU(ctx, r.ExamID, reportSKU, s.orderCountry(c, o))
-	if err != nil {
-		return err
-	}
 	promoCode := strings.ToUpper(strings.TrimSpace(c.QueryParam("promo")))
 	promoErr := ""
 	var promo *store.Promo
