@@ -23,10 +23,11 @@ test: generate
 	npm test --silent
 	$(GO) test -count=1 ./...
 
-## fuzz: the submission parser's fuzz target, for a bounded time (FUZZTIME, default 20s)
+## fuzz: the fuzz targets (answer submissions, money formatting), each for FUZZTIME (default 20s)
 FUZZTIME ?= 20s
 fuzz: generate
 	$(GO) test ./internal/exam/ -run '^$$' -fuzz FuzzParseSubmission -fuzztime $(FUZZTIME) -fuzzminimizetime 3s
+	$(GO) test ./internal/money/ -run '^$$' -fuzz FuzzFormat -fuzztime $(FUZZTIME) -fuzzminimizetime 3s
 
 ## generate: everything the Go build embeds (island bundles, item bank, views)
 generate: islands items templ

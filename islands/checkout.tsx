@@ -495,7 +495,7 @@ if (host) {
   let focus: Field | null = null;
   for (const f of FIELDS) {
     const el = host.querySelector<HTMLInputElement>(`input[data-testid="${TESTID[f]}"]`);
-    if (el?.value) early[f] = el.value;
+    if (el) early[f] = el.value;
     if (el && el === document.activeElement) focus = f;
   }
   createRoot(host).render(<Checkout props={props} early={early} focus={focus} />);
