@@ -42,6 +42,9 @@ func TestPayForTheReport(t *testing.T) {
 			}
 			fillCard("4000 0000 0000 0002")
 			shot("card")
+			p.setViewport(1280, 900, false)
+			p.save(filepath.Join(dir, fmt.Sprintf("pay-%s-card-1280.png", tc.lang)), p.fullScreenshot())
+			p.setViewport(360, 800, true)
 			p.click("pay-button", "Pay with a card that is declined")
 			p.waitTrue(`document.querySelector('[data-testid=pay-error]').textContent.trim() !== ""`, "the decline message")
 			shot("declined")
