@@ -104,14 +104,21 @@ func (s *Server) sandboxConfirm(c echo.Context) error {
 		}
 	}
 	ctx := c.Request().Context()
-	if err := s.Store.SetAttemptCard(ctx, a.ID, payment.Brand(number), number[len(number)-4:], s.Checkout.Now()); err != nil {
-		return err
+	if a.Status == store.AttemptSucceeded {
+		// A retry after a lost answer: this attempt already paid.
+		return s.apiOK(c, map[string]any{"status": "succeeded"})
+	}
+	if a.Status != store.AttemptStarted {
+		return apperr.BadRequest("pay.not_payable", nil)
 	}
 	out, err := sb.Confirm(ctx, a.ProviderRef.String, payment.Card{Number: number})
 	if errors.Is(err, payment.ErrNotPayable) {
 		return apperr.BadRequest("pay.not_payable", nil)
 	}
 	if err != nil && out.Status == "" {
+		return err
+	}
+	if err := s.Store.SetAttemptCard(ctx, a.ID, payment.Brand(number), number[len(number)-4:], s.Checkout.Now()); err != nil {
 		return err
 	}
 	if err != nil {
@@ -157,7 +164,7 @@ func (s *Server) payInfo(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	a, err := s.Store.LatestAttempt(c.Request().Context(), o.ID)
+	a, err := s.Store.LatestAttempt(c.Request().Context(), s.Store.DB, o.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return s.apiOK(c, map[string]any{"orderNumber": o.OrderNumber, "status": o.Status, "attempt": nil})
 	}

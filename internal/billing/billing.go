@@ -25,12 +25,13 @@ const (
 )
 
 // transitions lists where each state may go. A decline or a failed 3-D
-// Secure step leaves the order payable again (failed -> pending); paid is
+// Secure step leaves the order payable again (failed -> pending); money
+// that arrives after a failure still pays it (failed -> paid); paid is
 // final but for a refund.
 var transitions = map[Status][]Status{
 	Created: {Pending, Expired},
 	Pending: {Paid, Failed, Expired},
-	Failed:  {Pending, Expired},
+	Failed:  {Pending, Paid, Expired},
 	Paid:    {Refunded},
 }
 

@@ -65,7 +65,7 @@ func TestPrice(t *testing.T) {
 func TestStateMachine(t *testing.T) {
 	allowed := map[[2]Status]bool{
 		{Created, Pending}: true, {Created, Expired}: true, {Pending, Paid}: true, {Pending, Failed}: true,
-		{Pending, Expired}: true, {Failed, Pending}: true, {Failed, Expired}: true, {Paid, Refunded}: true,
+		{Pending, Expired}: true, {Failed, Pending}: true, {Failed, Paid}: true, {Failed, Expired}: true, {Paid, Refunded}: true,
 	}
 	all := []Status{Created, Pending, Paid, Failed, Expired, Refunded}
 	for _, from := range all {

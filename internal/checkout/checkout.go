@@ -78,11 +78,11 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 		return Created{}, apperr.BadRequest("pay.already_paid", nil)
 	case billing.Expired:
 		return Created{}, apperr.BadRequest("pay.expired", nil)
-	case billing.Pending:
-		return s.existing(ctx, o)
 	}
 	sku, err := s.Store.GetSKU(ctx, o.ExamID, in.SKUID, in.Country)
-	if errors.Is(err, store.ErrNotFound) {
+	if errors.Is(err, store.ErrNotFound) || (err == nil && sku.Kind != "report") {
+		// A report order buys the report: a cheaper product (a pack) must
+		// not unlock it.
 		return Created{}, apperr.BadRequest("pay.unknown_product", nil)
 	}
 	if err != nil {
@@ -104,41 +104,72 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	if err != nil {
 		return Created{}, err
 	}
+	from := []string{string(billing.Created), string(billing.Failed)}
+	if billing.Status(o.Status) == billing.Pending {
+		// A second click, or a return to the page: the payment already
+		// started answers, unless the price changed (another promo code),
+		// in which case the started payment is replaced.
+		if c, ok, err := s.sameOpenAttempt(ctx, o, q); err != nil || ok {
+			return c, err
+		}
+		from = []string{string(billing.Pending)}
+	}
 	a := store.Attempt{ID: ids.New(), OrderID: o.ID, Provider: s.Provider.Name(), Status: store.AttemptStarted,
 		Amount: q.Total, Currency: q.Currency, CreatedAt: now, UpdatedAt: now}
 	priced := store.PricedOrder{ID: o.ID, SKUID: sku.SKU.ID, Currency: q.Currency, Country: in.Country, Email: email,
 		Subtotal: q.Subtotal, Discount: q.Discount, Tax: q.Tax, Total: q.Total, Promo: sql.NullString{String: q.Promo, Valid: q.Promo != ""}}
-	started, err := s.Store.StartPayment(ctx, priced, []string{string(billing.Created), string(billing.Failed)}, a)
+	started, superseded, err := s.Store.StartPayment(ctx, priced, from, a)
 	if err != nil {
 		return Created{}, err
 	}
 	if !started {
+		// Another click won the race: answer with its payment.
 		o, err = s.Store.GetOrderByNumber(ctx, in.OrderNumber)
 		if err != nil {
 			return Created{}, err
 		}
-		return s.existing(ctx, o)
-	}
-	if promo != nil {
-		if ok, err := s.Store.UsePromo(ctx, promo.Code); err != nil || !ok {
-			return Created{}, errors.Join(err, apperr.BadRequest("pay.promo.used_up", nil))
+		c, ok, err := s.sameOpenAttempt(ctx, o, q)
+		if err == nil && !ok {
+			err = apperr.BadRequest("pay.not_payable", nil)
 		}
+		return c, err
 	}
+	s.cancel(ctx, superseded)
 	return s.start(ctx, a, o, email)
 }
 
-// existing answers a second Create with the payment the first started.
-func (s *Service) existing(ctx context.Context, o store.Order) (Created, error) {
-	a, err := s.Store.LatestAttempt(ctx, o.ID)
-	if err != nil {
-		return Created{}, err
+// sameOpenAttempt returns the order's open attempt when it is for the same
+// amount as the quote.
+func (s *Service) sameOpenAttempt(ctx context.Context, o store.Order, q billing.Quote) (Created, bool, error) {
+	a, err := s.Store.OpenAttempt(ctx, o.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return Created{}, false, nil
+	}
+	if err != nil || a.Amount != q.Total || a.Currency != q.Currency {
+		return Created{}, false, err
 	}
 	if !a.ProviderRef.Valid {
-		// The first call is still talking to the provider: start (or
-		// re-start: the idempotency key makes it the same payment) here.
-		return s.start(ctx, a, o, o.Email.String)
+		// The first call is still talking to the provider: start here too;
+		// the idempotency key makes it the same payment.
+		c, err := s.start(ctx, a, o, o.Email.String)
+		return c, err == nil, err
 	}
-	return Created{AttemptID: a.ID, Provider: a.Provider, ClientSecret: a.ClientSecret.String, Total: a.Amount, Currency: a.Currency}, nil
+	return Created{AttemptID: a.ID, Provider: a.Provider, ClientSecret: a.ClientSecret.String, Total: a.Amount, Currency: a.Currency}, true, nil
+}
+
+// cancel closes replaced payments at the provider, so a card cannot be
+// charged on them any more. A provider that cannot cancel leaves them to
+// expire on its side; their success would be logged as a second payment.
+func (s *Service) cancel(ctx context.Context, refs []string) {
+	c, ok := s.Provider.(payment.Canceler)
+	if !ok {
+		return
+	}
+	for _, ref := range refs {
+		if err := c.Cancel(ctx, ref); err != nil {
+			s.Logger.WarnContext(ctx, "checkout: cancel a replaced payment", "ref", ref, "err", err)
+		}
+	}
 }
 
 func (s *Service) start(ctx context.Context, a store.Attempt, o store.Order, email string) (Created, error) {
@@ -199,16 +230,28 @@ func (s *Service) apply(ctx context.Context, ev payment.Event) error {
 			if err := s.Store.SetAttemptOutcome(ctx, tx, a.ID, store.AttemptSucceeded, "", now); err != nil {
 				return err
 			}
-			won, err := s.Store.MoveOrderTx(ctx, tx, o.ID, string(billing.Pending), string(billing.Paid), now)
-			if err != nil || !won {
-				return err
+			// Money taken is an order paid, even if a failure of this or an
+			// older attempt was applied first.
+			for _, from := range []billing.Status{billing.Pending, billing.Failed} {
+				won, err := s.Store.MoveOrderTx(ctx, tx, o.ID, string(from), string(billing.Paid), now)
+				if err != nil {
+					return err
+				}
+				if won {
+					return s.fulfil(ctx, tx, o, a, now)
+				}
 			}
-			return s.fulfil(ctx, tx, o, a, now)
+			s.Logger.ErrorContext(ctx, "checkout: a second payment for an order already paid: refund it", "order", o.OrderNumber,
+				"attempt", a.ID, "ref", a.ProviderRef.String, "status", o.Status)
+			return nil
 		case payment.EventFailed:
-			if err := s.Store.SetAttemptOutcome(ctx, tx, a.ID, store.AttemptFailed, ev.FailureCode, now); err != nil {
+			// Only the failure of the order's current attempt fails it: a
+			// late failure of a replaced attempt changes nothing.
+			current := a.Status == store.AttemptStarted
+			if err := s.Store.SetAttemptOutcome(ctx, tx, a.ID, store.AttemptFailed, ev.FailureCode, now); err != nil || !current {
 				return err
 			}
-			_, err := s.Store.MoveOrderTx(ctx, tx, o.ID, string(billing.Pending), string(billing.Failed), now)
+			_, err = s.Store.MoveOrderTx(ctx, tx, o.ID, string(billing.Pending), string(billing.Failed), now)
 			return err
 		}
 		return nil
@@ -218,6 +261,16 @@ func (s *Service) apply(ctx context.Context, ev payment.Event) error {
 // fulfil unlocks what was paid for (the order's paid state is the unlock),
 // records the conversion and queues the receipt.
 func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a store.Attempt, now time.Time) error {
+	if o.PromoCode.Valid {
+		// A promo use counts when it pays for something, once per order.
+		ok, err := s.Store.UsePromoTx(ctx, tx, o.PromoCode.String)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			s.Logger.WarnContext(ctx, "checkout: promo code used past its limit by a race", "code", o.PromoCode.String, "order", o.OrderNumber)
+		}
+	}
 	if err := s.Store.InsertConversion(ctx, tx, store.Conversion{ID: ids.New(), OrderID: o.ID, Kind: "purchase",
 		Amount: a.Amount, Currency: a.Currency, CreatedAt: now}); err != nil {
 		return err
@@ -260,7 +313,9 @@ func (s *Service) Reconcile(ctx context.Context, age time.Duration) (int, error)
 			continue
 		}
 		if err := s.apply(ctx, ev); err != nil {
-			return applied, err
+			// One bad attempt must not hold up the others.
+			s.Logger.ErrorContext(ctx, "checkout: reconcile: apply", "attempt", a.ID, "err", err)
+			continue
 		}
 		applied++
 	}

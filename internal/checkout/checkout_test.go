@@ -2,6 +2,7 @@ package checkout_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"io"
 	"log/slog"
@@ -272,6 +273,84 @@ func TestForeignOrdersAndBadInput(t *testing.T) {
 		}
 		if f.status(t) != "created" || f.count(t, "payment_attempts") != 0 {
 			t.Errorf("bad input changed the order: %s", f.status(t))
+		}
+	})
+}
+
+// Found in review: a pack is cheaper than the report and must not pay for it.
+func TestOnlyTheReportPaysForTheReport(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		f := newFixture(t, s)
+		_, err := f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-pack-relationships", Email: "a@example.com", Country: "US"}, mine)
+		if err == nil || f.status(t) != "created" {
+			t.Fatalf("a pack started paying for the report: %v, %s", err, f.status(t))
+		}
+	})
+}
+
+// Found in review: a promo use counts when a payment succeeds, once, not at
+// every attempt; a single-use code survives a decline.
+func TestPromoCountsOnceOnSuccess(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		f := newFixture(t, s)
+		ctx := context.Background()
+		if err := s.SavePromo(ctx, store.Promo{Code: "ONCE", Kind: "percent", Value: 50, ValidFrom: f.now.Add(-time.Hour), MaxUses: sql.NullInt64{Int64: 1, Valid: true}}); err != nil {
+			t.Fatal(err)
+		}
+		in := checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com", Country: "US", PromoCode: "once"}
+		c, err := f.svc.Create(ctx, in, mine)
+		if err != nil || c.Total != 499 {
+			t.Fatalf("create with the promo: %+v %v", c, err)
+		}
+		if _, err := f.sandbox.Confirm(ctx, f.ref(t, c.AttemptID), payment.Card{Number: "4000000000000002"}); err != nil {
+			t.Fatal(err)
+		}
+		c, err = f.svc.Create(ctx, in, mine)
+		if err != nil || c.Total != 499 {
+			t.Fatalf("the single-use code after a decline: %+v %v", c, err)
+		}
+		if _, err := f.sandbox.Confirm(ctx, f.ref(t, c.AttemptID), payment.Card{Number: "4242424242424242"}); err != nil {
+			t.Fatal(err)
+		}
+		p, _ := s.GetPromo(ctx, "ONCE")
+		if f.status(t) != "paid" || p.Uses != 1 {
+			t.Fatalf("order %s, promo uses %d", f.status(t), p.Uses)
+		}
+	})
+}
+
+// Found in review: a replaced attempt can neither be charged nor fail the
+// order, and money that arrives after a failure pays the order.
+func TestReplacedAttempts(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		f := newFixture(t, s)
+		ctx := context.Background()
+		first := f.create(t)
+		oldRef := f.ref(t, first.AttemptID)
+		if _, err := f.sandbox.Confirm(ctx, oldRef, payment.Card{Number: "4000000000000002"}); err != nil {
+			t.Fatal(err)
+		}
+		second := f.create(t)
+		if second.AttemptID == first.AttemptID {
+			t.Fatal("a declined attempt was reused")
+		}
+		if _, err := f.sandbox.Confirm(ctx, oldRef, payment.Card{Number: "4242424242424242"}); !errors.Is(err, payment.ErrNotPayable) {
+			t.Fatalf("the replaced payment took a card: %v", err)
+		}
+		// A 3-D Secure step abandoned with the Back button, then another card.
+		newRef := f.ref(t, second.AttemptID)
+		if out, err := f.sandbox.Confirm(ctx, newRef, payment.Card{Number: "4000002760003184"}); err != nil || out.Status != "requires_action" {
+			t.Fatalf("3-D Secure: %+v %v", out, err)
+		}
+		if out, err := f.sandbox.Confirm(ctx, newRef, payment.Card{Number: "4242424242424242"}); err != nil || out.Status != "succeeded" {
+			t.Fatalf("another card after leaving 3-D Secure: %+v %v", out, err)
+		}
+		if f.status(t) != "paid" || f.count(t, "conversions") != 1 {
+			t.Fatalf("order %s, %d conversions", f.status(t), f.count(t, "conversions"))
+		}
+		// A retry after a lost answer reports the payment, not an error.
+		if out, err := f.sandbox.Confirm(ctx, newRef, payment.Card{Number: "4242424242424242"}); err != nil || out.Status != "succeeded" {
+			t.Fatalf("retry of a paid payment: %+v %v", out, err)
 		}
 	})
 }

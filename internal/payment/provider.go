@@ -88,6 +88,12 @@ type Provider interface {
 	ParseEvent(payload []byte, header http.Header, now time.Time) (Event, error)
 }
 
+// Canceler is a provider that can close a payment that was replaced before
+// the buyer finished it, so it can no longer be charged.
+type Canceler interface {
+	Cancel(ctx context.Context, ref string) error
+}
+
 // ErrBadSignature is a webhook delivery whose signature or timestamp does
 // not check: it is refused and changes nothing.
 var ErrBadSignature = errors.New("payment: bad webhook signature")

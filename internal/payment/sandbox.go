@@ -42,7 +42,18 @@ const (
 	sbxRequiresAction = "requires_action"
 	sbxSucceeded      = "succeeded"
 	sbxFailed         = "failed"
+	sbxCanceled       = "canceled"
 )
+
+// open are the states in which a sandbox payment takes a card: a visitor
+// who left the 3-D Secure page may come back and pay with another card.
+var open = []string{sbxAwaitingCard, sbxRequiresAction}
+
+// Cancel closes a replaced payment.
+func (s *Sandbox) Cancel(ctx context.Context, ref string) error {
+	_, err := s.Store.MoveSandboxPayment(ctx, ref, open, sbxCanceled, s.Now())
+	return err
+}
 
 // Name is "sandbox".
 func (s *Sandbox) Name() string { return "sandbox" }
@@ -102,20 +113,24 @@ func (s *Sandbox) Confirm(ctx context.Context, ref string, card Card) (Outcome, 
 	if err != nil {
 		return Outcome{}, err
 	}
+	if p.State == sbxSucceeded {
+		// A retry after a lost answer: the payment went through.
+		return Outcome{Status: "succeeded"}, nil
+	}
 	switch card.Number {
 	case "4000002760003184":
-		if ok, err := s.Store.MoveSandboxPayment(ctx, ref, []string{sbxAwaitingCard}, sbxRequiresAction, s.Now()); err != nil || !ok {
+		if ok, err := s.Store.MoveSandboxPayment(ctx, ref, open, sbxRequiresAction, s.Now()); err != nil || !ok {
 			return Outcome{}, errors.Join(err, ErrNotPayable)
 		}
 		return Outcome{Status: "requires_action"}, nil
 	case "4242424242424242":
-		return s.finish(ctx, p, []string{sbxAwaitingCard}, true, "")
+		return s.finish(ctx, p, open, true, "")
 	case "4000000000009995":
-		return s.finish(ctx, p, []string{sbxAwaitingCard}, false, "insufficient_funds")
+		return s.finish(ctx, p, open, false, "insufficient_funds")
 	case "4000000000000002":
-		return s.finish(ctx, p, []string{sbxAwaitingCard}, false, "card_declined")
+		return s.finish(ctx, p, open, false, "card_declined")
 	}
-	return s.finish(ctx, p, []string{sbxAwaitingCard}, false, "card_not_supported")
+	return s.finish(ctx, p, open, false, "card_not_supported")
 }
 
 // Complete3DS ends the 3-D Secure step: passed or failed.
@@ -132,12 +147,12 @@ func (s *Sandbox) Complete3DS(ctx context.Context, ref string, passed bool) (Out
 }
 
 // finish records the outcome in the sandbox's books and delivers the event.
-// A failed payment is reopened for another card, as the order is payable
-// again.
+// A failed payment is closed: the order stays payable, and paying again
+// starts a new attempt with a payment of its own.
 func (s *Sandbox) finish(ctx context.Context, p store.SandboxPayment, from []string, ok bool, code string) (Outcome, error) {
 	to, kind, status := sbxSucceeded, EventSucceeded, "succeeded"
 	if !ok {
-		to, kind, status = sbxAwaitingCard, EventFailed, "declined"
+		to, kind, status = sbxFailed, EventFailed, "declined"
 	}
 	moved, err := s.Store.MoveSandboxPayment(ctx, p.Ref, from, to, s.Now())
 	if err != nil {

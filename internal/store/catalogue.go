@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"github.com/jmoiron/sqlx"
 )
 
 // SKU is something that can be bought for an exam.
@@ -106,6 +108,17 @@ func (s *Store) SavePromo(ctx context.Context, p Promo) error {
 		return fmt.Errorf("store: save promo: %w", err)
 	}
 	return nil
+}
+
+// UsePromoTx is UsePromo inside a transaction.
+func (s *Store) UsePromoTx(ctx context.Context, tx *sqlx.Tx, code string) (bool, error) {
+	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE promo_codes SET uses = uses + 1
+		WHERE code = ? AND (max_uses IS NULL OR uses < max_uses)`), code)
+	if err != nil {
+		return false, fmt.Errorf("store: use promo: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
 }
 
 // UsePromo counts one use of a promo code unless its limit is reached; it

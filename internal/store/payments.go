@@ -59,11 +59,17 @@ type PricedOrder struct {
 	Promo                               sql.NullString
 }
 
+// AttemptSuperseded marks an attempt replaced by a newer one of its order.
+const AttemptSuperseded = "superseded"
+
 // StartPayment prices an order, moves it to pending from one of the states
-// given, and records a new attempt, in one transaction. It reports false
-// when the order was not in one of those states (another click won).
-func (s *Store) StartPayment(ctx context.Context, o PricedOrder, from []string, a Attempt) (bool, error) {
+// given, records a new attempt and marks the order's other open attempts
+// superseded, in one transaction. It reports false when the order was not
+// in one of those states (another click won), and the provider references
+// of the attempts it superseded, to cancel them there.
+func (s *Store) StartPayment(ctx context.Context, o PricedOrder, from []string, a Attempt) (bool, []string, error) {
 	started := false
+	var superseded []string
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
 		query, args, err := sqlx.In(`UPDATE orders SET status = 'pending', sku_id = ?, currency = ?, subtotal = ?, discount = ?, tax = ?,
 			total = ?, promo_code = ?, email = ?, country = ?, updated_at = ? WHERE id = ? AND status IN (?)`,
@@ -82,10 +88,20 @@ func (s *Store) StartPayment(ctx context.Context, o PricedOrder, from []string, 
 			:provider_ref, :client_secret, :status, :amount, :currency, :card_brand, :card_last4, :failure_code, :created_at, :updated_at)`, a); err != nil {
 			return fmt.Errorf("store: insert attempt: %w", err)
 		}
+		// Every earlier payment is closed at the provider: open ones, and
+		// failed ones a provider may keep open for another card (Stripe).
+		if err := tx.SelectContext(ctx, &superseded, tx.Rebind(`SELECT provider_ref FROM payment_attempts
+			WHERE order_id = ? AND id <> ? AND status IN (?, ?) AND provider_ref IS NOT NULL`), o.ID, a.ID, AttemptStarted, AttemptFailed); err != nil {
+			return fmt.Errorf("store: open attempts: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE payment_attempts SET status = ?, updated_at = ? WHERE order_id = ? AND id <> ? AND status = ?`),
+			AttemptSuperseded, a.CreatedAt, o.ID, a.ID, AttemptStarted); err != nil {
+			return fmt.Errorf("store: supersede attempts: %w", err)
+		}
 		started = true
 		return nil
 	})
-	return started, err
+	return started, superseded, err
 }
 
 // SetAttemptStarted records the provider's reference of an attempt.
@@ -119,13 +135,25 @@ func (s *Store) GetAttempt(ctx context.Context, q sqlx.QueryerContext, id string
 	return a, nil
 }
 
-// LatestAttempt reads the newest attempt of an order.
-func (s *Store) LatestAttempt(ctx context.Context, orderID string) (Attempt, error) {
+// LatestAttempt reads the newest attempt of an order, through q.
+func (s *Store) LatestAttempt(ctx context.Context, q sqlx.QueryerContext, orderID string) (Attempt, error) {
 	var a Attempt
-	err := s.DB.GetContext(ctx, &a, s.DB.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE order_id = ?
+	err := sqlx.GetContext(ctx, q, &a, s.DB.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE order_id = ?
 		ORDER BY created_at DESC, id DESC LIMIT 1`), orderID)
 	if err != nil {
 		return Attempt{}, notFound("latest attempt", err)
+	}
+	return a, nil
+}
+
+// OpenAttempt reads the order's attempt that is still waiting for its
+// outcome; there is at most one, as a new attempt supersedes the others.
+func (s *Store) OpenAttempt(ctx context.Context, orderID string) (Attempt, error) {
+	var a Attempt
+	err := s.DB.GetContext(ctx, &a, s.DB.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE order_id = ? AND status = ?
+		ORDER BY created_at DESC, id DESC LIMIT 1`), orderID, AttemptStarted)
+	if err != nil {
+		return Attempt{}, notFound("open attempt", err)
 	}
 	return a, nil
 }
