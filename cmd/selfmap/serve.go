@@ -12,6 +12,7 @@ import (
 	"selfmap/internal/app"
 	"selfmap/internal/config"
 	"selfmap/internal/jobs"
+	"selfmap/internal/mail"
 )
 
 // serve migrates, starts the job queue and serves HTTP until ctx ends (on
@@ -30,7 +31,13 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 		return err
 	}
 	e := a.Handler
-	queue, err := jobs.New(jobs.Deps{Store: st, Logger: logger, Reconcile: a.Checkout.Reconcile}, true)
+	deps := jobs.Deps{Store: st, Logger: logger, Reconcile: a.Checkout.Reconcile}
+	if cfg.MailURL != "" {
+		if deps.Mail, err = mail.NewSMTP(cfg.MailURL, cfg.MailFrom); err != nil {
+			return err
+		}
+	}
+	queue, err := jobs.New(deps, true)
 	if err != nil {
 		return err
 	}

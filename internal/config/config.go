@@ -33,6 +33,8 @@ type Config struct {
 	PaymentProvider string
 	// MailURL is the SMTP URL; empty keeps mail in the dev outbox (MAIL_URL).
 	MailURL string
+	// MailFrom is the sender of every e-mail (MAIL_FROM).
+	MailFrom string
 	// SessionSecret signs session cookies (SESSION_SECRET); in dev it is
 	// generated once and kept in DataDir when unset.
 	SessionSecret string

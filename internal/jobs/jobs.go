@@ -17,6 +17,7 @@ import (
 	"github.com/riverqueue/river/riverdriver/riversqlite"
 	"github.com/riverqueue/river/rivermigrate"
 
+	"selfmap/internal/mail"
 	"selfmap/internal/store"
 )
 
@@ -36,6 +37,8 @@ type Deps struct {
 	Now    func() time.Time
 	// Reconcile settles payments left pending for longer than the age.
 	Reconcile func(ctx context.Context, age time.Duration) (int, error)
+	// Mail delivers the outbox; nil keeps mail in the outbox.
+	Mail mail.Sender
 }
 
 func register(d Deps) (*river.Workers, []*river.PeriodicJob) {
@@ -45,6 +48,12 @@ func register(d Deps) (*river.Workers, []*river.PeriodicJob) {
 		river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
 			func() (river.JobArgs, *river.InsertOpts) { return PruneEmailCodesArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}),
+	}
+	if d.Mail != nil {
+		river.AddWorker(workers, &SendMailWorker{Store: d.Store, Sender: d.Mail, Logger: d.Logger, Now: d.Now})
+		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(15*time.Second),
+			func() (river.JobArgs, *river.InsertOpts) { return SendMailArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true}))
 	}
 	if d.Reconcile != nil {
 		river.AddWorker(workers, &ReconcilePaymentsWorker{Reconcile: d.Reconcile, Logger: d.Logger})

@@ -330,3 +330,25 @@ func (s *Store) CountResults(ctx context.Context) (int, error) {
 	}
 	return n, nil
 }
+
+// QueuedMail lists messages waiting to be sent, oldest first.
+func (s *Store) QueuedMail(ctx context.Context, limit int) ([]Mail, error) {
+	var out []Mail
+	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT id, kind, to_address, locale, subject, body, ref, status, created_at, sent_at
+		FROM mail_outbox WHERE status = 'queued' ORDER BY created_at LIMIT ?`), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: queued mail: %w", err)
+	}
+	return out, nil
+}
+
+// MarkMailSent records that a message left, once: of two senders racing,
+// one marks it.
+func (s *Store) MarkMailSent(ctx context.Context, id string, now time.Time) (bool, error) {
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE mail_outbox SET status = 'sent', sent_at = ? WHERE id = ? AND status = 'queued'`), now.UTC(), id)
+	if err != nil {
+		return false, fmt.Errorf("store: mark mail sent: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
