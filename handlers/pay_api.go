@@ -98,9 +98,13 @@ func (s *Server) sandboxConfirm(c echo.Context) error {
 		return err
 	}
 	number, errs := req.CardInput.Check(s.Checkout.Now())
+	digits := 3
+	if payment.Brand(number) == "amex" {
+		digits = 4
+	}
 	for _, field := range []string{"number", "expiry", "cvc", "name", "postalCode"} {
 		if id := errs[field]; id != "" {
-			return &apperr.Error{Status: 400, ID: id, Data: map[string]any{"Field": field}}
+			return &apperr.Error{Status: 400, ID: id, Data: map[string]any{"Field": field, "Digits": digits}}
 		}
 	}
 	ctx := c.Request().Context()
@@ -118,8 +122,8 @@ func (s *Server) sandboxConfirm(c echo.Context) error {
 	if err != nil && out.Status == "" {
 		return err
 	}
-	if err := s.Store.SetAttemptCard(ctx, a.ID, payment.Brand(number), number[len(number)-4:], s.Checkout.Now()); err != nil {
-		return err
+	if cerr := s.Store.SetAttemptCard(ctx, a.ID, payment.Brand(number), number[len(number)-4:], s.Checkout.Now()); cerr != nil {
+		return cerr
 	}
 	if err != nil {
 		// The outcome stands in the sandbox's books; the reconciler will

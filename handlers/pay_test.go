@@ -48,6 +48,11 @@ func TestPaymentCalls(t *testing.T) {
 		if rec.Code != 400 || !strings.Contains(rec.Body.String(), `"result":400`) || strings.Contains(rec.Body.String(), "checkout.") {
 			t.Fatalf("a bad card number: %d %s", rec.Code, rec.Body.String())
 		}
+		rec = b.postJSON("/pay/sandbox/confirm?hl=DE", token, map[string]any{"attemptId": created.Data.AttemptID, "number": "4242424242424242",
+			"expMonth": 12, "expYear": 2030, "cvc": "12", "name": "Kim", "postalCode": "10115"})
+		if rec.Code != 400 || strings.Contains(rec.Body.String(), "no value") || !strings.Contains(rec.Body.String(), "3") {
+			t.Fatalf("a short security code: %d %s", rec.Code, rec.Body.String())
+		}
 
 		// A stranger can neither pay nor read this order.
 		other := &browser{t: t, e: b.e, cookies: map[string]*http.Cookie{}}
