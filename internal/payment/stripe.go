@@ -124,6 +124,23 @@ func (s *Stripe) Start(ctx context.Context, r Request) (Started, error) {
 
 // State retrieves the PaymentIntent ref; the reconciler calls it for orders
 // whose webhook never arrived.
+// Cancel closes a PaymentIntent that a newer attempt replaced, so the
+// buyer's card can no longer be charged on it. An intent that already
+// succeeded or was cancelled cannot be; Stripe's refusal is returned and
+// the caller logs it.
+func (s *Stripe) Cancel(ctx context.Context, ref string) error {
+	if ref == "" {
+		return errors.New("payment: stripe: cancel needs a payment intent id")
+	}
+	params := &stripe.PaymentIntentCancelParams{CancellationReason: stripe.String("abandoned")}
+	params.SetIdempotencyKey("cancel-" + ref)
+	if _, err := s.client.V1PaymentIntents.Cancel(ctx, ref, params); err != nil {
+		return fmt.Errorf("payment: stripe: cancel payment intent %s: %w", ref, err)
+	}
+	return nil
+}
+
+// State reads a PaymentIntent's state at Stripe.
 func (s *Stripe) State(ctx context.Context, ref string) (State, error) {
 	if ref == "" {
 		// An empty id would retrieve the list endpoint's path and fail

@@ -100,6 +100,16 @@ func TestStripeMockStartAndState(t *testing.T) {
 	if r := reqs[1]; r.method != http.MethodGet || r.path != "/v1/payment_intents/"+started.Ref {
 		t.Errorf("State sent %s %s, want GET /v1/payment_intents/%s", r.method, r.path, started.Ref)
 	}
+
+	if err := s.Cancel(ctx, started.Ref); err != nil {
+		t.Fatalf("Cancel: %v", err)
+	}
+	reqs = rec.all()
+	if r := reqs[len(reqs)-1]; r.method != http.MethodPost || r.path != "/v1/payment_intents/"+started.Ref+"/cancel" ||
+		r.header.Get("Idempotency-Key") != "cancel-"+started.Ref || !strings.Contains(r.body, "cancellation_reason=abandoned") {
+		t.Errorf("Cancel sent %s %s (%q, %q)", r.method, r.path, r.header.Get("Idempotency-Key"), r.body)
+	}
+	var _ Canceler = s
 }
 
 // TestStripeMockRefusal checks that an API refusal comes back as an error
