@@ -30,7 +30,7 @@ func TestPaymentCalls(t *testing.T) {
 		}
 
 		rec = b.postJSON("/pay/pay/order/create?hl=DE", token, map[string]any{"orderNumber": order, "skuId": "mbti-report",
-			"email": "kim@example.com", "amount": 1, "total": 1, "currency": "XXX"})
+			"email": "kim@example.com", "amount": 1, "total": 1, "currency": "EUR"})
 		var created struct {
 			Data struct {
 				AttemptID string
