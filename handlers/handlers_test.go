@@ -54,6 +54,8 @@ type scenario struct {
 	location   string
 	contains   []string
 	notContain []string
+	// chunked sends the body without a Content-Length.
+	chunked bool
 }
 
 func (sc scenario) run(t *testing.T, e *echo.Echo) *httptest.ResponseRecorder {
@@ -63,6 +65,9 @@ func (sc scenario) run(t *testing.T, e *echo.Echo) *httptest.ResponseRecorder {
 		method = http.MethodGet
 	}
 	req := httptest.NewRequest(method, sc.url, strings.NewReader(sc.body))
+	if sc.chunked {
+		req.ContentLength = -1
+	}
 	for k, v := range sc.headers {
 		req.Header.Set(k, v)
 	}
@@ -128,6 +133,8 @@ func TestScenarios(t *testing.T) {
 			headers: map[string]string{"Content-Type": "application/json"}, status: 403, contains: []string{`"result":403`}},
 		{name: "body too large", method: "POST", url: "/ja/consent", body: strings.Repeat("x", 2<<20),
 			headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, status: 413, contains: []string{`<html lang="ja">`}},
+		{name: "body too large without a length", method: "POST", url: "/ja/consent", body: strings.Repeat("x", 2<<20), chunked: true,
+			headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, status: 413},
 		{name: "method not allowed", method: "DELETE", url: "/", status: 403},
 		{name: "HEAD of a page", method: "HEAD", url: "/", status: 200},
 		{name: "healthz", url: "/healthz", status: 200, contains: []string{"ok"}},
@@ -148,6 +155,7 @@ func TestScenarios(t *testing.T) {
 		{name: "API view with an unknown exam", url: "/api/app/v2/view?eid=99", status: 404},
 		{name: "API with a bad hl", url: "/api/app/v2/view?hl=ZZ", status: 400, contains: []string{`"result":400`}},
 		{name: "API unknown call", url: "/api/nope", status: 404, contains: []string{`"result":404`, `"message":"Not found."`}},
+		{name: "API wrong method", url: "/api/exam/order/info", status: 405, contains: []string{`"result":405`}},
 		{name: "API bad hl says so plainly", url: "/api/app/v2/view?hl=ZZ", status: 400, contains: []string{"Unknown language code"}},
 		{name: "no redirect to another host through hl", url: "/fr//evil.example?hl=EN", status: 404, notContain: []string{"evil.example?"}},
 		{name: "no redirect through a backslash", url: "/fr/%5Cevil.example?hl=EN", status: 404},

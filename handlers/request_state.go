@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 	"strings"
@@ -177,6 +178,14 @@ func (s *Server) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		token := r.Header.Get("X-CSRF-Token")
 		if token == "" {
+			// Reading the form may hit the body limit (a chunked body has no
+			// length to refuse up front): that is a 413, not a missing token.
+			if _, err := c.FormParams(); err != nil {
+				var he *echo.HTTPError
+				if errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge {
+					return err
+				}
+			}
 			token = c.FormValue("_csrf")
 		}
 		secret, _ := c.Get(csrfSecretKey).([]byte)

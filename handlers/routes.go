@@ -54,11 +54,11 @@ func (s *Server) routes(e *echo.Echo) {
 	e.POST("/pay/sandbox/3ds/:attemptId", s.sandbox3DSPost, writeLimit)
 
 	// Payment calls (the spec's /pay base) and the providers' webhook
-	pay := e.Group("/pay", writeLimit)
-	pay.POST("/pay/order/create", s.payCreate)
-	pay.POST("/pay/check/status", s.payStatus)
-	pay.POST("/pay/check/payInfo", s.payInfo)
-	pay.POST("/sandbox/confirm", s.sandboxConfirm)
+	pay := e.Group("/pay")
+	pay.POST("/pay/order/create", s.payCreate, writeLimit)
+	pay.POST("/pay/check/status", s.payStatus, writeLimit)
+	pay.POST("/pay/check/payInfo", s.payInfo, writeLimit)
+	pay.POST("/sandbox/confirm", s.sandboxConfirm, writeLimit)
 	e.POST("/pay/webhook/:provider", s.webhook)
 
 	// Development only
@@ -73,22 +73,24 @@ func (s *Server) routes(e *echo.Echo) {
 	}
 
 	// JSON API: the spec's paths and {result, message, data} envelope
-	api := e.Group("/api", apiLimit)
-	api.GET("/app/language/list/:examId", s.apiLanguageList)
-	api.GET("/app/v2/view", s.apiView)
-	api.POST("/consent", s.apiConsent, writeLimit)
-	api.GET("/exam/question/list/:examId/:lang", s.apiQuestionList)
-	api.GET("/exam/info/:id", s.apiExamInfo)
-	api.GET("/exam/category/list", s.apiCategoryList)
-	api.POST("/exam/order/info", s.apiSubmitAnswers, writeLimit)
-	api.POST("/exam/order/update/email", s.apiUpdateEmail, writeLimit)
-	api.GET("/exam/sku/list/:examId/:country/:hl", s.apiSKUList)
-	api.GET("/exam/sku/info/:examId/:skuId/:country/:hl", s.apiSKUInfo)
-	api.GET("/exam/sku/package/list/:code", s.apiPackageList)
-	api.GET("/app/payment/list/:examId/:country", s.apiPaymentList)
-	api.GET("/exam/order/country/list", s.apiCountryList)
-	api.GET("/exam/order/info/:orderNumber", s.apiOrderInfo)
-	api.GET("/exam/order/sku/check/:orderNumber", s.apiOrderSKUCheck)
+	// The limit is set per route, not on the group: a group's middleware
+	// makes echo answer a wrong method with 404 instead of 405.
+	api := e.Group("/api")
+	api.GET("/app/language/list/:examId", s.apiLanguageList, apiLimit)
+	api.GET("/app/v2/view", s.apiView, apiLimit)
+	api.POST("/consent", s.apiConsent, apiLimit, writeLimit)
+	api.GET("/exam/question/list/:examId/:lang", s.apiQuestionList, apiLimit)
+	api.GET("/exam/info/:id", s.apiExamInfo, apiLimit)
+	api.GET("/exam/category/list", s.apiCategoryList, apiLimit)
+	api.POST("/exam/order/info", s.apiSubmitAnswers, apiLimit, writeLimit)
+	api.POST("/exam/order/update/email", s.apiUpdateEmail, apiLimit, writeLimit)
+	api.GET("/exam/sku/list/:examId/:country/:hl", s.apiSKUList, apiLimit)
+	api.GET("/exam/sku/info/:examId/:skuId/:country/:hl", s.apiSKUInfo, apiLimit)
+	api.GET("/exam/sku/package/list/:code", s.apiPackageList, apiLimit)
+	api.GET("/app/payment/list/:examId/:country", s.apiPaymentList, apiLimit)
+	api.GET("/exam/order/country/list", s.apiCountryList, apiLimit)
+	api.GET("/exam/order/info/:orderNumber", s.apiOrderInfo, apiLimit)
+	api.GET("/exam/order/sku/check/:orderNumber", s.apiOrderSKUCheck, apiLimit)
 }
 
 // favicon sends browsers that ask for /favicon.ico to the theme's icon.
