@@ -27,20 +27,28 @@ type problem struct {
 	offerLanguages bool
 }
 
-// classify maps an error to what the visitor sees. Anything unknown is a 500
-// whose cause is logged, never shown.
-func classify(err error, path string) problem {
+// classify maps an error to what the visitor sees: a page (path is the one
+// asked for) or, for api, the JSON envelope's message. Anything unknown is a
+// 500 whose cause is logged, never shown.
+func classify(err error, path string, api bool) problem {
 	var bad badLanguageError
 	var he *echo.HTTPError
 	var ae *apperr.Error
+	notFound := problem{status: http.StatusNotFound, titleID: "error.not_found_title", messageID: "error.not_found", data: map[string]any{"Path": path}}
+	if api {
+		notFound = problem{status: http.StatusNotFound, titleID: "error.not_found_title", messageID: "api.not_found"}
+	}
 	switch {
 	case errors.As(err, &ae):
-		title := "error.bad_request_title"
-		if ae.Status == http.StatusNotFound {
-			title = "error.not_found_title"
+		if ae.Status == http.StatusNotFound && !api {
+			// A missing object and a missing page look the same to a visitor.
+			return notFound
 		}
-		return problem{status: ae.Status, titleID: title, messageID: ae.ID, data: ae.Data}
+		return problem{status: ae.Status, titleID: "error.bad_request_title", messageID: ae.ID, data: ae.Data}
 	case errors.As(err, &bad):
+		if api {
+			return problem{status: http.StatusBadRequest, titleID: "error.bad_request_title", messageID: "api.bad_language", data: map[string]any{"Code": bad.Code}}
+		}
 		return problem{status: http.StatusBadRequest, titleID: "error.bad_request_title", messageID: "error.bad_language",
 			data: map[string]any{"Code": bad.Code}, offerLanguages: true}
 	case errors.Is(err, web.ErrCSRF):
@@ -48,7 +56,7 @@ func classify(err error, path string) problem {
 	case errors.As(err, &he):
 		switch he.Code {
 		case http.StatusNotFound:
-			return problem{status: he.Code, titleID: "error.not_found_title", messageID: "error.not_found", data: map[string]any{"Path": path}}
+			return notFound
 		case http.StatusMethodNotAllowed:
 			return problem{status: he.Code, titleID: "error.method_title", messageID: "error.method"}
 		case http.StatusRequestEntityTooLarge:
@@ -81,16 +89,7 @@ func (s *Server) handleError(err error, c echo.Context) {
 		st.Locale, st.Path, _ = i18n.SplitPath(r.URL.Path)
 		c.SetRequest(r.WithContext(i18n.WithTranslator(web.With(r.Context(), st), s.Catalog.Translator(st.Locale))))
 	}
-	p := classify(err, st.LocalPath(st.Path))
-	switch {
-	case p.status == http.StatusNotFound && !isAPIPath(st.Path):
-		// A missing object and a missing page look the same to a visitor.
-		p = classify(echo.ErrNotFound, st.LocalPath(st.Path))
-	case isAPIPath(st.Path) && p.messageID == "error.not_found":
-		p.messageID = "api.not_found"
-	case isAPIPath(st.Path) && p.messageID == "error.bad_language":
-		p.messageID = "api.bad_language"
-	}
+	p := classify(err, st.LocalPath(st.Path), isAPIPath(st.Path))
 	if p.status >= 500 {
 		s.Logger.ErrorContext(r.Context(), "request failed", "request_id", st.RequestID, "method", r.Method, "path", r.URL.Path, "err", err)
 	}

@@ -13,16 +13,6 @@ import (
 	"selfmap/internal/store"
 )
 
-// orderCountry is where an order is priced: the country the test-taker gave
-// in their details, or the default price.
-func (s *Server) orderCountry(c echo.Context, o store.Order) string {
-	r, err := s.Store.GetResult(c.Request().Context(), o.ResultID)
-	if err != nil || !r.Country.Valid {
-		return "*"
-	}
-	return r.Country.String
-}
-
 // payCreate serves POST /pay/pay/order/create: price the order on the
 // server and start a payment. Any amount in the request is ignored.
 func (s *Server) payCreate(c echo.Context) error {
@@ -35,12 +25,8 @@ func (s *Server) payCreate(c echo.Context) error {
 	if err := c.Bind(&req); err != nil {
 		return apiInvalid("body")
 	}
-	o, err := s.Checkout.Order(c.Request().Context(), req.OrderNumber, s.owns(c))
-	if err != nil {
-		return err
-	}
 	created, err := s.Checkout.Create(c.Request().Context(), checkout.CreateInput{
-		OrderNumber: req.OrderNumber, SKUID: req.SKUID, Email: req.Email, PromoCode: req.PromoCode, Country: s.orderCountry(c, o),
+		OrderNumber: req.OrderNumber, SKUID: req.SKUID, Email: req.Email, PromoCode: req.PromoCode,
 	}, s.owns(c))
 	if err != nil {
 		return err

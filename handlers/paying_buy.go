@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/billing"
+	"selfmap/internal/checkout"
 	"selfmap/internal/money"
 	"selfmap/internal/store"
 	"selfmap/views"
@@ -41,7 +42,7 @@ func (s *Server) unpaidReport(c echo.Context) (store.Result, store.Order, store.
 	if billing.Status(o.Status) == billing.Paid {
 		return r, o, store.PricedSKU{}, redirectError{to: flowURL(c, "/paying/success", r.ID)}
 	}
-	sku, err := s.Store.GetSKU(c.Request().Context(), r.ExamID, reportSKU, s.orderCountry(c, o))
+	sku, err := s.Store.GetSKU(c.Request().Context(), r.ExamID, reportSKU, checkout.PriceCountry(r))
 	return r, o, sku, err
 }
 

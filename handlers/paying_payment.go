@@ -78,7 +78,7 @@ func (s *Server) payingPayment(c echo.Context) error {
 			CheckURL: flowURL(c, "/paying/check", r.ID), FailedURL: flowURL(c, "/paying/failed", r.ID),
 			Messages: tr(c).Messages("checkout."),
 		},
-		Script: s.Islands.Script("checkout"), Preloads: s.Islands.Preloads("checkout"), CSS: s.Assets.URL("static/css/checkout.css"),
+		CSS: s.Assets.URL("static/css/checkout.css"),
 	}
 	if q.Discount > 0 {
 		page.Discount = mustFormat(q.Discount, q.Currency)

@@ -47,6 +47,6 @@ func (s *Server) quiz(c echo.Context) error {
 			Edit:         edit,
 			Messages:     tr(c).Messages("quiz."),
 		},
-		Script: s.Islands.Script("quiz"), Preloads: s.Islands.Preloads("quiz"), CSS: s.Assets.URL("static/css/quiz.css"),
+		CSS: s.Assets.URL("static/css/quiz.css"),
 	}))
 }

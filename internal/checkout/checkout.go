@@ -48,7 +48,16 @@ func (s *Service) Order(ctx context.Context, number string, owns func(resultID s
 
 // CreateInput is what the payment page sends to start paying.
 type CreateInput struct {
-	OrderNumber, SKUID, Email, PromoCode, Country string
+	OrderNumber, SKUID, Email, PromoCode string
+}
+
+// PriceCountry is where a result's orders are priced: the country the
+// test-taker gave with their details, or the default price ("*").
+func PriceCountry(r store.Result) string {
+	if r.Country.Valid && r.Country.String != "" {
+		return r.Country.String
+	}
+	return "*"
 }
 
 // Created is a started payment.
@@ -60,7 +69,7 @@ type Created struct {
 	Currency     string
 }
 
-// Create prices an order for the buyer's country and promo code, moves it to
+// Create prices an order for the buyer's country (PriceCountry) and promo code, moves it to
 // pending and starts a payment. The amount comes from the catalogue, never
 // from the request. Of two concurrent calls for one order, one starts the
 // payment and the other answers with it.
@@ -79,7 +88,12 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	case billing.Expired:
 		return Created{}, apperr.BadRequest("pay.expired", nil)
 	}
-	sku, err := s.Store.GetSKU(ctx, o.ExamID, in.SKUID, in.Country)
+	r, err := s.Store.GetResult(ctx, o.ResultID)
+	if err != nil {
+		return Created{}, err
+	}
+	country := PriceCountry(r)
+	sku, err := s.Store.GetSKU(ctx, o.ExamID, in.SKUID, country)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && sku.Kind != "report") {
 		// A report order buys the report: a cheaper product (a pack) must
 		// not unlock it.
@@ -116,7 +130,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	}
 	a := store.Attempt{ID: ids.New(), OrderID: o.ID, Provider: s.Provider.Name(), Status: store.AttemptStarted,
 		Amount: q.Total, Currency: q.Currency, CreatedAt: now, UpdatedAt: now}
-	priced := store.PricedOrder{ID: o.ID, SKUID: sku.SKU.ID, Currency: q.Currency, Country: in.Country, Email: email,
+	priced := store.PricedOrder{ID: o.ID, SKUID: sku.SKU.ID, Currency: q.Currency, Country: country, Email: email,
 		Subtotal: q.Subtotal, Discount: q.Discount, Tax: q.Tax, Total: q.Total, Promo: sql.NullString{String: q.Promo, Valid: q.Promo != ""}}
 	started, superseded, err := s.Store.StartPayment(ctx, priced, from, a)
 	if err != nil {
@@ -233,7 +247,7 @@ func (s *Service) apply(ctx context.Context, ev payment.Event) error {
 			// Money taken is an order paid, even if a failure of this or an
 			// older attempt was applied first.
 			for _, from := range []billing.Status{billing.Pending, billing.Failed} {
-				won, err := s.Store.MoveOrderTx(ctx, tx, o.ID, string(from), string(billing.Paid), now)
+				won, err := s.Store.MoveOrder(ctx, tx, o.ID, string(from), string(billing.Paid), now)
 				if err != nil {
 					return err
 				}
@@ -251,7 +265,7 @@ func (s *Service) apply(ctx context.Context, ev payment.Event) error {
 			if err := s.Store.SetAttemptOutcome(ctx, tx, a.ID, store.AttemptFailed, ev.FailureCode, now); err != nil || !current {
 				return err
 			}
-			_, err = s.Store.MoveOrderTx(ctx, tx, o.ID, string(billing.Pending), string(billing.Failed), now)
+			_, err = s.Store.MoveOrder(ctx, tx, o.ID, string(billing.Pending), string(billing.Failed), now)
 			return err
 		}
 		return nil
@@ -263,7 +277,7 @@ func (s *Service) apply(ctx context.Context, ev payment.Event) error {
 func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a store.Attempt, now time.Time) error {
 	if o.PromoCode.Valid {
 		// A promo use counts when it pays for something, once per order.
-		ok, err := s.Store.UsePromoTx(ctx, tx, o.PromoCode.String)
+		ok, err := s.Store.UsePromo(ctx, tx, o.PromoCode.String)
 		if err != nil {
 			return err
 		}

@@ -27,6 +27,13 @@ type fixture struct {
 
 func newFixture(t *testing.T, s *store.Store) *fixture {
 	t.Helper()
+	return newFixtureIn(t, s, "")
+}
+
+// newFixtureIn makes the fixture for a test-taker who gave a country in
+// their details ("" for none).
+func newFixtureIn(t *testing.T, s *store.Store, country string) *fixture {
+	t.Helper()
 	f := &fixture{s: s, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	clock := func() time.Time { return f.now }
 	f.sandbox = &payment.Sandbox{Store: s, Secret: "whsec_test", Now: clock}
@@ -34,7 +41,8 @@ func newFixture(t *testing.T, s *store.Store) *fixture {
 		Receipt: func(o store.Order, r store.Result) (string, string) { return "Receipt " + o.OrderNumber, "Thank you" }}
 	f.sandbox.Deliver = f.svc.Receive
 	r := store.Result{ID: "result-1", ExamID: 1807, PageCode: "BMBTI", Locale: "en", Answers: "[]", ExamVersion: "v", ItemsVersion: "i",
-		NormsVersion: "n", NormGroup: "pooled", Scores: "{}", ResultCode: "INTJ-A", CreatedAt: f.now, UpdatedAt: f.now}
+		NormsVersion: "n", NormGroup: "pooled", Scores: "{}", ResultCode: "INTJ-A", CreatedAt: f.now, UpdatedAt: f.now,
+		Country: sql.NullString{String: country, Valid: country != ""}}
 	f.order = store.Order{ID: "order-1", OrderNumber: "SM1", ResultID: r.ID, ExamID: 1807, Status: store.OrderCreated, CreatedAt: f.now, UpdatedAt: f.now}
 	if err := s.CreateResultWithOrder(context.Background(), r, f.order); err != nil {
 		t.Fatal(err)
@@ -46,7 +54,7 @@ func mine(string) bool { return true }
 
 func (f *fixture) create(t *testing.T) checkout.Created {
 	t.Helper()
-	c, err := f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com", Country: "JP"}, mine)
+	c, err := f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com"}, mine)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +90,7 @@ func (f *fixture) ref(t *testing.T, attemptID string) string {
 
 func TestPaySucceedsAndPricesOnTheServer(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		f := newFixture(t, s)
+		f := newFixtureIn(t, s, "JP")
 		c := f.create(t)
 		if c.Total != 150000 || c.Currency != "JPY" || c.Provider != "sandbox" {
 			t.Fatalf("created %+v; want the JP price 150000 JPY", c)
@@ -110,7 +118,7 @@ func TestConcurrentCreatesMakeOneAttempt(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				c, err := f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com", Country: "US"}, mine)
+				c, err := f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com"}, mine)
 				if err != nil {
 					t.Error(err)
 				}
@@ -249,7 +257,7 @@ func TestDeclinesLeaveTheOrderPayable(t *testing.T) {
 		if out, err := f.sandbox.Complete3DS(context.Background(), ref, true); err != nil || out.Status != "succeeded" || f.status(t) != "paid" {
 			t.Fatalf("passed 3-D Secure: %+v %v, order %s", out, err, f.status(t))
 		}
-		if _, err := f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com", Country: "JP"}, mine); err == nil {
+		if _, err := f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com"}, mine); err == nil {
 			t.Error("a paid order accepted another payment")
 		}
 	})
@@ -259,13 +267,13 @@ func TestForeignOrdersAndBadInput(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		f := newFixture(t, s)
 		notMine := func(string) bool { return false }
-		if _, err := f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com", Country: "US"}, notMine); !errors.Is(err, checkout.ErrNotFound) {
+		if _, err := f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com"}, notMine); !errors.Is(err, checkout.ErrNotFound) {
 			t.Errorf("someone else's order: %v", err)
 		}
 		for _, in := range []checkout.CreateInput{
-			{OrderNumber: "SM1", SKUID: "nope", Email: "a@example.com", Country: "US"},
-			{OrderNumber: "SM1", SKUID: "mbti-report", Email: "not-an-email", Country: "US"},
-			{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com", Country: "US", PromoCode: "NOPE"},
+			{OrderNumber: "SM1", SKUID: "nope", Email: "a@example.com"},
+			{OrderNumber: "SM1", SKUID: "mbti-report", Email: "not-an-email"},
+			{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com", PromoCode: "NOPE"},
 		} {
 			if _, err := f.svc.Create(context.Background(), in, mine); err == nil {
 				t.Errorf("%+v accepted", in)
@@ -281,7 +289,7 @@ func TestForeignOrdersAndBadInput(t *testing.T) {
 func TestOnlyTheReportPaysForTheReport(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		f := newFixture(t, s)
-		_, err := f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-pack-relationships", Email: "a@example.com", Country: "US"}, mine)
+		_, err := f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-pack-relationships", Email: "a@example.com"}, mine)
 		if err == nil || f.status(t) != "created" {
 			t.Fatalf("a pack started paying for the report: %v, %s", err, f.status(t))
 		}
@@ -297,7 +305,7 @@ func TestPromoCountsOnceOnSuccess(t *testing.T) {
 		if err := s.SavePromo(ctx, store.Promo{Code: "ONCE", Kind: "percent", Value: 50, ValidFrom: f.now.Add(-time.Hour), MaxUses: sql.NullInt64{Int64: 1, Valid: true}}); err != nil {
 			t.Fatal(err)
 		}
-		in := checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com", Country: "US", PromoCode: "once"}
+		in := checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com", PromoCode: "once"}
 		c, err := f.svc.Create(ctx, in, mine)
 		if err != nil || c.Total != 499 {
 			t.Fatalf("create with the promo: %+v %v", c, err)

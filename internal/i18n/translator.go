@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"sync"
 
 	"github.com/BurntSushi/toml"
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
@@ -29,6 +30,9 @@ type Translator struct {
 	// raw holds the singular messages as written, placeholders unfilled,
 	// falling back to the default locale's.
 	raw map[string]string
+	// byPrefix memoizes Messages: islands' props are rendered on every
+	// page, and the answer never changes.
+	byPrefix sync.Map
 }
 
 // Load reads the message files of every locale from files.
@@ -106,14 +110,19 @@ func (c *Catalog) IDs(l Locale) []string { return c.ids[l.Tag] }
 // Messages returns the singular messages whose ids start with prefix, keyed
 // by the rest of the id, with their {{.Name}} placeholders as written:
 // islands receive their strings this way and fill the placeholders.
+// The map is shared: callers must not change it.
 func (t *Translator) Messages(prefix string) map[string]string {
+	if m, ok := t.byPrefix.Load(prefix); ok {
+		return m.(map[string]string)
+	}
 	out := map[string]string{}
 	for id, msg := range t.raw {
 		if rest, ok := strings.CutPrefix(id, prefix); ok {
 			out[rest] = msg
 		}
 	}
-	return out
+	m, _ := t.byPrefix.LoadOrStore(prefix, out)
+	return m.(map[string]string)
 }
 
 // T returns the message id in the translator's locale, the message of the

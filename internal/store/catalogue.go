@@ -110,22 +110,12 @@ func (s *Store) SavePromo(ctx context.Context, p Promo) error {
 	return nil
 }
 
-// UsePromoTx is UsePromo inside a transaction.
-func (s *Store) UsePromoTx(ctx context.Context, tx *sqlx.Tx, code string) (bool, error) {
-	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE promo_codes SET uses = uses + 1
-		WHERE code = ? AND (max_uses IS NULL OR uses < max_uses)`), code)
-	if err != nil {
-		return false, fmt.Errorf("store: use promo: %w", err)
-	}
-	n, err := res.RowsAffected()
-	return n == 1, err
-}
-
-// UsePromo counts one use of a promo code unless its limit is reached; it
-// reports whether the use was counted. The check and the count are one
-// statement, so two buyers cannot both take the last use.
-func (s *Store) UsePromo(ctx context.Context, code string) (bool, error) {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE promo_codes SET uses = uses + 1
+// UsePromo counts one use of a promo code unless its limit is reached, through
+// q (the store, or a transaction); it reports whether the use was counted.
+// The check and the count are one statement, so two buyers cannot both take
+// the last use.
+func (s *Store) UsePromo(ctx context.Context, q sqlx.ExecerContext, code string) (bool, error) {
+	res, err := q.ExecContext(ctx, s.DB.Rebind(`UPDATE promo_codes SET uses = uses + 1
 		WHERE code = ? AND (max_uses IS NULL OR uses < max_uses)`), code)
 	if err != nil {
 		return false, fmt.Errorf("store: use promo: %w", err)

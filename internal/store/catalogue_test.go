@@ -48,7 +48,7 @@ func TestPromoLastUseIsTakenOnce(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				ok, err := s.UsePromo(ctx, "LAST")
+				ok, err := s.UsePromo(ctx, s.DB, "LAST")
 				if err != nil {
 					t.Error(err)
 				}
@@ -78,7 +78,7 @@ func TestMoveOrderIsGuardedByState(t *testing.T) {
 		if err := s.CreateResultWithOrder(ctx, r, o); err != nil {
 			t.Fatal(err)
 		}
-		if ok, err := s.MoveOrder(ctx, "o1", "created", "pending", now); !ok || err != nil {
+		if ok, err := s.MoveOrder(ctx, s.DB, "o1", "created", "pending", now); !ok || err != nil {
 			t.Fatalf("created -> pending: %v %v", ok, err)
 		}
 		var wg sync.WaitGroup
@@ -88,7 +88,7 @@ func TestMoveOrderIsGuardedByState(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				ok, err := s.MoveOrder(ctx, "o1", "pending", "paid", now)
+				ok, err := s.MoveOrder(ctx, s.DB, "o1", "pending", "paid", now)
 				if err != nil {
 					t.Error(err)
 				}

@@ -9,22 +9,6 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
-// InTx runs fn in one transaction, committed when fn returns nil.
-func (s *Store) InTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("store: begin: %w", err)
-	}
-	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	if err := fn(tx); err != nil {
-		return err
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: commit: %w", err)
-	}
-	return nil
-}
-
 // Attempt is one attempt at paying an order.
 type Attempt struct {
 	ID           string         `db:"id"`
@@ -177,16 +161,6 @@ func (s *Store) RecordEvent(ctx context.Context, tx *sqlx.Tx, provider, id, kind
 		VALUES (?, ?, ?, ?, ?) ON CONFLICT (provider, event_id) DO NOTHING`), provider, id, kind, attemptID, now.UTC())
 	if err != nil {
 		return false, fmt.Errorf("store: record event: %w", err)
-	}
-	n, err := res.RowsAffected()
-	return n == 1, err
-}
-
-// MoveOrderTx is MoveOrder inside a transaction.
-func (s *Store) MoveOrderTx(ctx context.Context, tx *sqlx.Tx, id, from, to string, now time.Time) (bool, error) {
-	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET status = ?, updated_at = ? WHERE id = ? AND status = ?`), to, now.UTC(), id, from)
-	if err != nil {
-		return false, fmt.Errorf("store: move order: %w", err)
 	}
 	n, err := res.RowsAffected()
 	return n == 1, err

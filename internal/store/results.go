@@ -74,24 +74,18 @@ const resultColumns = `id, exam_id, page_code, locale, answers, exam_version, it
 // CreateResultWithOrder stores a result and the unpaid order it opens, in
 // one transaction.
 func (s *Store) CreateResultWithOrder(ctx context.Context, r Result, o Order) error {
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("store: begin create result: %w", err)
-	}
-	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	if _, err := tx.NamedExecContext(ctx, `INSERT INTO results (`+resultColumns+`) VALUES (:id, :exam_id, :page_code, :locale,
-		:answers, :exam_version, :items_version, :norms_version, :norm_group, :scores, :result_code, :duration_seconds, :email,
-		:first_name, :last_name, :birth_year, :gender, :country, :created_at, :updated_at)`, r); err != nil {
-		return fmt.Errorf("store: insert result: %w", err)
-	}
-	if _, err := tx.NamedExecContext(ctx, `INSERT INTO orders (id, order_number, result_id, exam_id, status, email, created_at, updated_at)
-		VALUES (:id, :order_number, :result_id, :exam_id, :status, :email, :created_at, :updated_at)`, o); err != nil {
-		return fmt.Errorf("store: insert order: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: commit result: %w", err)
-	}
-	return nil
+	return s.InTx(ctx, func(tx *sqlx.Tx) error {
+		if _, err := tx.NamedExecContext(ctx, `INSERT INTO results (`+resultColumns+`) VALUES (:id, :exam_id, :page_code, :locale,
+			:answers, :exam_version, :items_version, :norms_version, :norm_group, :scores, :result_code, :duration_seconds, :email,
+			:first_name, :last_name, :birth_year, :gender, :country, :created_at, :updated_at)`, r); err != nil {
+			return fmt.Errorf("store: insert result: %w", err)
+		}
+		if _, err := tx.NamedExecContext(ctx, `INSERT INTO orders (id, order_number, result_id, exam_id, status, email, created_at, updated_at)
+			VALUES (:id, :order_number, :result_id, :exam_id, :status, :email, :created_at, :updated_at)`, o); err != nil {
+			return fmt.Errorf("store: insert order: %w", err)
+		}
+		return nil
+	})
 }
 
 // GetResult reads a result by id.
@@ -112,25 +106,19 @@ func (s *Store) GetResultIn(ctx context.Context, q sqlx.QueryerContext, id strin
 
 // SetResultEmail records the e-mail address of a result and of its orders.
 func (s *Store) SetResultEmail(ctx context.Context, id, email string, now time.Time) error {
-	tx, err := s.DB.BeginTxx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("store: begin set email: %w", err)
-	}
-	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
-	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE results SET email = ?, updated_at = ? WHERE id = ?`), email, now.UTC(), id)
-	if err != nil {
-		return fmt.Errorf("store: set result email: %w", err)
-	}
-	if n, _ := res.RowsAffected(); n == 0 {
-		return ErrNotFound
-	}
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET email = ?, updated_at = ? WHERE result_id = ?`), email, now.UTC(), id); err != nil {
-		return fmt.Errorf("store: set order email: %w", err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store: commit set email: %w", err)
-	}
-	return nil
+	return s.InTx(ctx, func(tx *sqlx.Tx) error {
+		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE results SET email = ?, updated_at = ? WHERE id = ?`), email, now.UTC(), id)
+		if err != nil {
+			return fmt.Errorf("store: set result email: %w", err)
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return ErrNotFound
+		}
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET email = ?, updated_at = ? WHERE result_id = ?`), email, now.UTC(), id); err != nil {
+			return fmt.Errorf("store: set order email: %w", err)
+		}
+		return nil
+	})
 }
 
 // Details are the personal details a test-taker gives after the test.
@@ -182,10 +170,11 @@ func (s *Store) OrderForResult(ctx context.Context, resultID string) (Order, err
 }
 
 // MoveOrder changes an order's status from one state to another, and only
-// from that state: of two concurrent moves, one wins and the other reports
-// false. Callers check that the move is allowed (billing.CanMove).
-func (s *Store) MoveOrder(ctx context.Context, id, from, to string, now time.Time) (bool, error) {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE orders SET status = ?, updated_at = ? WHERE id = ? AND status = ?`),
+// from that state, through q (the store, or a transaction): of two
+// concurrent moves, one wins and the other reports false. Callers check that
+// the move is allowed (billing.CanMove).
+func (s *Store) MoveOrder(ctx context.Context, q sqlx.ExecerContext, id, from, to string, now time.Time) (bool, error) {
+	res, err := q.ExecContext(ctx, s.DB.Rebind(`UPDATE orders SET status = ?, updated_at = ? WHERE id = ? AND status = ?`),
 		to, now.UTC(), id, from)
 	if err != nil {
 		return false, fmt.Errorf("store: move order %s %s->%s: %w", id, from, to, err)

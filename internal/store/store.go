@@ -129,6 +129,22 @@ func (s *Store) Close() error {
 	return err
 }
 
+// InTx runs fn in one transaction, committed when fn returns nil.
+func (s *Store) InTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+	tx, err := s.DB.BeginTxx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("store: begin: %w", err)
+	}
+	defer tx.Rollback() //nolint:errcheck // a no-op after Commit
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store: commit: %w", err)
+	}
+	return nil
+}
+
 // notFound maps sql.ErrNoRows to ErrNotFound and wraps every other error
 // with the name of the query that failed.
 func notFound(op string, err error) error {
