@@ -27,6 +27,7 @@ func TestTestFlow(t *testing.T) {
 				p.save(filepath.Join(dir, fmt.Sprintf("flow-%s-%s.png", tc.lang, name)), p.viewportScreenshot())
 			}
 			takeTest(t, p, tc.lang, tc.prefix, shot)
+			p.desktopShot(filepath.Join(dir, fmt.Sprintf("flow-%s-result-1280.png", tc.lang)))
 			sizes := evaluate[[2]int64](p, `[document.documentElement.scrollWidth, window.innerWidth]`)
 			if sizes[0] > sizes[1] {
 				t.Errorf("the free result is %d px wide on a %d px phone", sizes[0], sizes[1])
@@ -56,6 +57,7 @@ func takeTest(t *testing.T, p *browserPage, lang, prefix string, shot func(strin
 	p.waitGone("consent-banner", "the cookie banner")
 	p.waitTrue(`Object.keys(document.getElementById("quiz-island")).some(k => k.startsWith("__reactContainer"))`, "the question island to mount")
 	shot("quiz")
+	p.desktopShot(filepath.Join(screenshotDir(t), fmt.Sprintf("flow-%s-quiz-1280.png", lang)))
 
 	// One answer by tapping, to cover the pointer path.
 	p.clickCSS(`[data-testid=quiz-statement] .quiz-option:nth-child(4)`, "the fourth answer of the first statement")
@@ -132,6 +134,7 @@ func takeTest(t *testing.T, p *browserPage, lang, prefix string, shot func(strin
 	p.clickCSS(`input[name=gender][value=female]`, "Female")
 	evaluate[bool](p, `(s => (s.value = "KR", true))(document.querySelector("#country"))`)
 	shot("details")
+	p.desktopShot(filepath.Join(screenshotDir(t), fmt.Sprintf("flow-%s-details-1280.png", lang)))
 	p.click("details-submit", "See my result")
 
 	p.waitVisible("type-code", "the type on the free result")
@@ -155,6 +158,17 @@ const quizScreenJS = `(() => {
   if (document.querySelector('[data-testid=quiz-statement]')) return "questions";
   return "unknown";
 })()`
+
+// desktopShot saves a full-page screenshot at 1280 px and goes back to the
+// phone width the flow tests use.
+func (p *browserPage) desktopShot(file string) {
+	p.t.Helper()
+	p.setViewport(1280, 900, false)
+	// A sticky header would be drawn where the phone run left the page.
+	evaluate[bool](p, `(window.scrollTo(0, 0), true)`)
+	p.save(file, p.fullScreenshot())
+	p.setViewport(360, 800, true)
+}
 
 // fill replaces an input's value by typing, as a visitor would.
 func (p *browserPage) fill(sel, text string) {

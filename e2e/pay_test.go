@@ -29,9 +29,23 @@ func TestPayForTheReport(t *testing.T) {
 			p.click("unlock", "Unlock the full report")
 			p.waitVisible("buy", "the product page")
 			shot("buy")
+			p.desktopShot(filepath.Join(dir, fmt.Sprintf("pay-%s-buy-1280.png", tc.lang)))
 			p.click("unlock-report", "Unlock my report")
 
 			p.waitVisible("payment", "the payment page")
+			// A promo code that does not exist is refused in the visitor's
+			// language, and the price stays.
+			total := evaluate[string](p, `document.querySelector('[data-testid=total]').textContent`)
+			p.fill("#promo", "NOPE2026")
+			p.clickCSS(`[data-testid=promo-form] button`, "Apply the promo code")
+			p.waitVisible("promo-error", "the unknown promo code message")
+			if got := evaluate[string](p, `document.querySelector('#promo').value`); got != "NOPE2026" {
+				t.Errorf("the promo field lost what was typed: %q", got)
+			}
+			if got := evaluate[string](p, `document.querySelector('[data-testid=total]').textContent`); got != total {
+				t.Errorf("an unknown promo code changed the total from %s to %s", total, got)
+			}
+			shot("promo-error")
 			p.waitTrue(`!document.querySelector('[data-testid=pay-button]').disabled`, "the card form to be ready")
 			fillCard := func(number string) {
 				p.fill(`[data-testid=card-number]`, number)
@@ -62,6 +76,7 @@ func TestPayForTheReport(t *testing.T) {
 			}
 			p.waitVisible("pay-success", "the success screen")
 			shot("success")
+			p.desktopShot(filepath.Join(dir, fmt.Sprintf("pay-%s-success-1280.png", tc.lang)))
 			// The success screen opens the report by itself after 3 seconds.
 			p.waitVisible("unlocked", "the unlocked report after the countdown")
 			if n := evaluate[int](p, `document.querySelectorAll('[data-testid=unlocked] li').length`); n != 30 {

@@ -61,8 +61,11 @@ func (s *Server) payingPayment(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The field keeps what was typed, so a typo can be fixed; only a code
+	// that applies goes to the island.
+	applied := promoCode
 	if promoErr != "" {
-		promoCode = ""
+		applied = ""
 	}
 	st := state(c)
 	total := mustFormat(q.Total, q.Currency)
@@ -72,7 +75,7 @@ func (s *Server) payingPayment(c echo.Context) error {
 		PromoAction: st.LocalPath(c.Request().URL.Path), ResultID: r.ID, Email: r.Email.String, TotalDisplay: total,
 		Stripe: s.Checkout.Provider.Name() == "stripe", FailedHref: flowURL(c, "/paying/failed", r.ID),
 		Props: checkoutProps{
-			OrderNumber: o.OrderNumber, SKUID: sku.SKU.ID, Email: r.Email.String, PromoCode: promoCode, TotalDisplay: total,
+			OrderNumber: o.OrderNumber, SKUID: sku.SKU.ID, Email: r.Email.String, PromoCode: applied, TotalDisplay: total,
 			Provider: s.Checkout.Provider.Name(), CSRF: st.CSRF,
 			CreateURL: "/pay/pay/order/create?hl=" + st.Locale.Spec, ConfirmURL: "/pay/sandbox/confirm?hl=" + st.Locale.Spec,
 			CheckURL: flowURL(c, "/paying/check", r.ID), FailedURL: flowURL(c, "/paying/failed", r.ID),
