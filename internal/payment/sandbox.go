@@ -61,10 +61,9 @@ func (s *Sandbox) Name() string { return "sandbox" }
 // Start opens a sandbox payment for an attempt. The idempotency key is the
 // attempt: a second Start for it returns the same payment.
 func (s *Sandbox) Start(ctx context.Context, r Request) (Started, error) {
+	// One payment per idempotency key, as at a real provider: a second
+	// call with the key (a concurrent click) gets the same payment.
 	ref := "sbx_" + strings.TrimPrefix(r.IdempotencyKey, "attempt_")
-	if _, err := s.Store.GetSandboxPayment(ctx, ref); err == nil {
-		return Started{Ref: ref}, nil
-	}
 	now := s.Now().UTC()
 	err := s.Store.InsertSandboxPayment(ctx, store.SandboxPayment{Ref: ref, AttemptID: r.AttemptID, Amount: r.Amount,
 		Currency: r.Currency, State: sbxAwaitingCard, CreatedAt: now, UpdatedAt: now})

@@ -251,10 +251,11 @@ type SandboxPayment struct {
 	UpdatedAt time.Time `db:"updated_at"`
 }
 
-// InsertSandboxPayment opens a sandbox payment.
+// InsertSandboxPayment opens a sandbox payment; one already open under the
+// same reference stays as it is.
 func (s *Store) InsertSandboxPayment(ctx context.Context, p SandboxPayment) error {
 	if _, err := s.DB.NamedExecContext(ctx, `INSERT INTO sandbox_payments (ref, attempt_id, amount, currency, state, created_at, updated_at)
-		VALUES (:ref, :attempt_id, :amount, :currency, :state, :created_at, :updated_at)`, p); err != nil {
+		VALUES (:ref, :attempt_id, :amount, :currency, :state, :created_at, :updated_at) ON CONFLICT (ref) DO NOTHING`, p); err != nil {
 		return fmt.Errorf("store: insert sandbox payment: %w", err)
 	}
 	return nil
