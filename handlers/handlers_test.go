@@ -28,9 +28,17 @@ import (
 // (relax.example) so host-based theming can be tested.
 func newServer(t testing.TB, s *store.Store) *echo.Echo {
 	t.Helper()
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{"DATA_DIR": t.TempDir(), "BASE_URL": "http://selfmap.test"}[k]
-	})
+	return newServerWith(t, s, nil)
+}
+
+// newServerWith is newServer with more environment variables.
+func newServerWith(t testing.TB, s *store.Store, env map[string]string) *echo.Echo {
+	t.Helper()
+	vars := map[string]string{"DATA_DIR": t.TempDir(), "BASE_URL": "http://selfmap.test"}
+	for k, v := range env {
+		vars[k] = v
+	}
+	cfg, err := config.Load(func(k string) string { return vars[k] })
 	if err != nil {
 		t.Fatal(err)
 	}

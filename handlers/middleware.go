@@ -88,9 +88,7 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		nonce := newNonce()
 		h := c.Response().Header()
-		h.Set("Content-Security-Policy", "default-src 'self'; script-src 'self' 'nonce-"+nonce+"'; style-src 'self' 'nonce-"+nonce+"'; "+
-			"img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "+
-			"frame-ancestors 'none'; form-action 'self'")
+		h.Set("Content-Security-Policy", contentSecurityPolicy(nonce, false))
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
@@ -103,6 +101,26 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 		c.SetRequest(r.WithContext(templ.WithNonce(r.Context(), nonce)))
 		return next(c)
 	}
+}
+
+// contentSecurityPolicy is the policy of a response. Pages with Stripe's
+// Payment Element also allow Stripe.js, its frames and its API, as Stripe
+// documents; no other page loads anything from another origin.
+func contentSecurityPolicy(nonce string, stripe bool) string {
+	script, frame, connect := "'self' 'nonce-"+nonce+"'", "'none'", "'self'"
+	if stripe {
+		script += " https://js.stripe.com"
+		frame = "https://js.stripe.com https://hooks.stripe.com"
+		connect += " https://api.stripe.com"
+	}
+	return "default-src 'self'; script-src " + script + "; style-src 'self' 'nonce-" + nonce + "'; " +
+		"img-src 'self' data:; font-src 'self'; connect-src " + connect + "; frame-src " + frame + "; object-src 'none'; base-uri 'none'; " +
+		"frame-ancestors 'none'; form-action 'self'"
+}
+
+// allowStripe widens this response's policy for Stripe's Payment Element.
+func allowStripe(c echo.Context) {
+	c.Response().Header().Set("Content-Security-Policy", contentSecurityPolicy(templ.GetNonce(c.Request().Context()), true))
 }
 
 func newNonce() string {

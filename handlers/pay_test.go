@@ -101,3 +101,34 @@ func TestPaymentCalls(t *testing.T) {
 		}
 	})
 }
+
+// With Stripe, the payment page hands the Payment Element the publishable
+// key (never the secret one) and lets only that page load Stripe.js and its
+// frames; with the sandbox, no page allows another origin.
+func TestStripePaymentPage(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		e := newServerWith(t, s, map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_test_secret",
+			"STRIPE_WEBHOOK_SECRET": "whsec_test", "STRIPE_PUBLISHABLE_KEY": "pk_test_public"})
+		b := &browser{t: t, e: e, cookies: map[string]*http.Cookie{}}
+		token := b.csrfToken("/ja/")
+		rec := b.postJSON("/api/exam/order/info", token, submission(t, func(i int) int { return i%5 + 1 }))
+		var sub struct{ Data struct{ ResultID string } }
+		json.Unmarshal(rec.Body.Bytes(), &sub) //nolint:errcheck // checked below
+		rec = b.get("/ja/paying/payment/BMBTI-1807?r=" + sub.Data.ResultID)
+		body, csp := rec.Body.String(), rec.Header().Get("Content-Security-Policy")
+		if rec.Code != 200 || !strings.Contains(body, `"publishableKey":"pk_test_public"`) || !strings.Contains(body, `"stripeLocale":"ja"`) {
+			t.Fatalf("payment page with Stripe: %d, props without the publishable key", rec.Code)
+		}
+		if strings.Contains(body, "sk_test_secret") || strings.Contains(body, "whsec_test") {
+			t.Fatal("a Stripe secret reached the browser")
+		}
+		for _, want := range []string{"script-src 'self' 'nonce-", "https://js.stripe.com", "frame-src https://js.stripe.com https://hooks.stripe.com", "connect-src 'self' https://api.stripe.com"} {
+			if !strings.Contains(csp, want) {
+				t.Errorf("CSP of the Stripe payment page lacks %q: %s", want, csp)
+			}
+		}
+		if csp := b.get("/ja/").Header().Get("Content-Security-Policy"); strings.Contains(csp, "stripe") {
+			t.Errorf("a page without the Payment Element allows Stripe: %s", csp)
+		}
+	})
+}

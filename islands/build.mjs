@@ -32,7 +32,9 @@ const result = await esbuild.build({
 // manifest: { "<island>": { "file": "consent-AB12.js", "imports": ["chunks/chunk-CD34.js"] } }
 const manifest = {};
 for (const [out, meta] of Object.entries(result.metafile.outputs)) {
-  if (!meta.entryPoint) continue;
+  // Dynamic imports (Stripe.js's loader) are entry points to esbuild but
+  // not islands: only islands/*.tsx go into the manifest.
+  if (!meta.entryPoint || !meta.entryPoint.startsWith("islands/")) continue;
   const name = path.basename(meta.entryPoint, ".tsx");
   manifest[name] = {
     file: path.relative(outdir, path.join(root, out)),

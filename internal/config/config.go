@@ -45,11 +45,14 @@ type Config struct {
 	// LogLevel is debug, info, warn or error (LOG_LEVEL).
 	LogLevel string
 	// StripeSecretKey and StripeWebhookSecret configure the stripe provider
-	// (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET); StripeAPIBase points it
-	// elsewhere than Stripe, e.g. at stripe-mock (STRIPE_API_BASE).
-	StripeSecretKey     string
-	StripeWebhookSecret string
-	StripeAPIBase       string
+	// (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET); StripePublishableKey
+	// (STRIPE_PUBLISHABLE_KEY) is the one key the browser sees, for the
+	// Payment Element; StripeAPIBase points the server elsewhere than
+	// Stripe, e.g. at stripe-mock (STRIPE_API_BASE).
+	StripeSecretKey      string
+	StripeWebhookSecret  string
+	StripePublishableKey string
+	StripeAPIBase        string
 	// RateLimitScale multiplies every rate limit (RATE_LIMIT_SCALE, default
 	// 1); load tests on loopback raise it, since all their buyers share one
 	// address.
@@ -75,17 +78,18 @@ func Load(getenv func(string) string) (Config, error) {
 		return def
 	}
 	c := Config{
-		Addr:                get("ADDR", ":8080"),
-		DataDir:             get("DATA_DIR", "data"),
-		Env:                 get("APP_ENV", EnvDev),
-		PaymentProvider:     get("PAYMENT_PROVIDER", "sandbox"),
-		MailURL:             get("MAIL_URL", ""),
-		SessionSecret:       get("SESSION_SECRET", ""),
-		LogLevel:            get("LOG_LEVEL", "info"),
-		StripeSecretKey:     get("STRIPE_SECRET_KEY", ""),
-		StripeWebhookSecret: get("STRIPE_WEBHOOK_SECRET", ""),
-		StripeAPIBase:       get("STRIPE_API_BASE", ""),
-		ShutdownTimeout:     20 * time.Second,
+		Addr:                 get("ADDR", ":8080"),
+		DataDir:              get("DATA_DIR", "data"),
+		Env:                  get("APP_ENV", EnvDev),
+		PaymentProvider:      get("PAYMENT_PROVIDER", "sandbox"),
+		MailURL:              get("MAIL_URL", ""),
+		SessionSecret:        get("SESSION_SECRET", ""),
+		LogLevel:             get("LOG_LEVEL", "info"),
+		StripeSecretKey:      get("STRIPE_SECRET_KEY", ""),
+		StripeWebhookSecret:  get("STRIPE_WEBHOOK_SECRET", ""),
+		StripePublishableKey: get("STRIPE_PUBLISHABLE_KEY", ""),
+		StripeAPIBase:        get("STRIPE_API_BASE", ""),
+		ShutdownTimeout:      20 * time.Second,
 	}
 	c.DatabaseURL = get("DATABASE_URL", c.DataDir+"/selfmap.db")
 	c.BaseURL = strings.TrimRight(get("BASE_URL", "http://localhost"+portOf(c.Addr)), "/")
@@ -120,8 +124,11 @@ func Load(getenv func(string) string) (Config, error) {
 	if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		errs = append(errs, fmt.Errorf("BASE_URL must be an absolute http(s) URL, got %q", c.BaseURL))
 	}
-	if c.PaymentProvider == "stripe" && (c.StripeSecretKey == "" || c.StripeWebhookSecret == "") {
-		errs = append(errs, errors.New("PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET"))
+	if c.PaymentProvider == "stripe" && (c.StripeSecretKey == "" || c.StripeWebhookSecret == "" || c.StripePublishableKey == "") {
+		errs = append(errs, errors.New("PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY"))
+	}
+	if strings.HasPrefix(c.StripePublishableKey, "sk_") || strings.HasPrefix(c.StripePublishableKey, "rk_") {
+		errs = append(errs, errors.New("STRIPE_PUBLISHABLE_KEY holds a secret key: the browser would see it"))
 	}
 	if c.Env == EnvProd && len(c.SessionSecret) < 32 {
 		errs = append(errs, errors.New("SESSION_SECRET must be set to at least 32 characters in prod"))
