@@ -422,6 +422,15 @@ func (p *browserPage) waitVisible(id, what string) {
 	}
 }
 
+// waitVisibleCSS waits for an element by selector; like waitVisible, it
+// survives navigations on the way (a meta refresh).
+func (p *browserPage) waitVisibleCSS(sel, what string) {
+	p.t.Helper()
+	if err := p.run(chromedp.WaitVisible(chromedp.CSS(sel))); err != nil {
+		p.t.Fatalf("%s (%s) is not visible after %s: %v", what, sel, waitTimeout, err)
+	}
+}
+
 func (p *browserPage) waitGone(id, what string) {
 	p.t.Helper()
 	if err := p.run(chromedp.WaitNotPresent(testID(id))); err != nil {

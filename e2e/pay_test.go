@@ -83,6 +83,32 @@ func TestPayForTheReport(t *testing.T) {
 				t.Errorf("the unlocked report shows %d facets, want 30", n)
 			}
 			shot("report")
+
+			// The upsell steps: leaving asks first; a pack bought with a
+			// card moves on by itself; the last step opens the report with
+			// the pack's sections.
+			p.click("see-packs", "See the packs")
+			p.waitVisible("package-offer", "the first pack step")
+			shot("package")
+			p.desktopShot(filepath.Join(dir, fmt.Sprintf("pay-%s-package-1280.png", tc.lang)))
+			p.click("package-leave", "Leave the steps")
+			p.waitVisible("exit-dialog", "the are-you-sure dialog")
+			shot("package-exit")
+			p.click("exit-stay", "Stay on the steps")
+			p.waitGone("exit-dialog", "the dialog after Stay")
+			p.waitTrue(`!document.querySelector('[data-testid=pay-button]').disabled`, "the pack's card form to be ready")
+			fillCard("4242 4242 4242 4242")
+			p.click("pay-button", "Pay for the pack")
+			p.waitVisible("package-added", "the pack added message")
+			shot("package-added")
+			p.waitVisibleCSS(`[data-step="depth_content"] [data-testid=package-skip]`, "the next step after 3 seconds")
+			p.click("package-skip", "Skip the second pack")
+			p.waitVisibleCSS(`[data-step="member_exclusive"] [data-testid=package-skip]`, "the third step")
+			p.click("package-skip", "Skip the third pack")
+			p.waitVisible("package-access", "the last step")
+			shot("package-access")
+			p.click("open-report", "Open the report")
+			p.waitVisible("pack-content", "the bought pack on the report")
 			p.assertCleanConsole("status of 422", "status of 400")
 		})
 	}

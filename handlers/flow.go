@@ -1,12 +1,15 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/internal/apperr"
 	"selfmap/internal/store"
+	"selfmap/views"
 )
 
 // redirectError is returned by flowResult when the browser has no result
@@ -35,6 +38,19 @@ func (s *Server) flowResult(c echo.Context) (store.Result, error) {
 func flowURL(c echo.Context, screen, resultID string) string {
 	st := state(c)
 	return st.LocalPath(screen+"/"+pair(c).String()) + "?r=" + url.QueryEscape(resultID)
+}
+
+// payError answers an error of a checkout screen. A result or order this
+// browser cannot act on (its session has expired, or it was never theirs:
+// the two look the same) gets the "session expired, start over" screen.
+func (s *Server) payError(c echo.Context, err error) error {
+	var ae *apperr.Error
+	if errors.Is(err, echo.ErrNotFound) || (errors.As(err, &ae) && ae.Status == http.StatusNotFound) {
+		c.Response().Header().Set("Cache-Control", "no-store")
+		return s.render(c, http.StatusNotFound, views.PayStatus(views.StatusPage{Kind: "expired",
+			RetryHref: state(c).LocalPath("/answer/question/" + pair(c).String())}))
+	}
+	return flowError(c, err)
 }
 
 // flowError answers a flowResult error: the redirect, or the error page.

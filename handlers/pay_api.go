@@ -31,8 +31,7 @@ func (s *Server) payCreate(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.apiOK(c, map[string]any{"attemptId": created.AttemptID, "provider": created.Provider,
-		"clientSecret": created.ClientSecret, "total": created.Total, "currency": created.Currency})
+	return s.apiOK(c, createdView(created))
 }
 
 // sandbox returns the sandbox provider, or a 404 when another is set up.

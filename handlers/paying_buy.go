@@ -51,7 +51,7 @@ func (s *Server) unpaidReport(c echo.Context) (store.Result, store.Order, store.
 func (s *Server) payingBuy(c echo.Context) error {
 	r, _, sku, err := s.unpaidReport(c)
 	if err != nil {
-		return flowError(c, err)
+		return s.payError(c, err)
 	}
 	ctx := c.Request().Context()
 	q, err := billing.Price(sku, nil, s.Checkout.Now())

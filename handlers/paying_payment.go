@@ -27,15 +27,60 @@ type checkoutProps struct {
 	CheckURL     string            `json:"checkUrl"`
 	FailedURL    string            `json:"failedUrl"`
 	Messages     map[string]string `json:"messages"`
+	// With the stripe provider: the publishable key and the locale of
+	// Stripe's Payment Element.
+	PublishableKey string `json:"publishableKey,omitempty"`
+	StripeLocale   string `json:"stripeLocale,omitempty"`
+}
+
+// checkoutPayment is what a page selling one SKU passes to the checkout island.
+type checkoutPayment struct {
+	OrderNumber, SKUID, Email, PromoCode, Total string
+	// CreateURL starts the payment; CheckURL is where a paid or failed
+	// attempt goes; FailedURL offers another method.
+	CreateURL, CheckURL, FailedURL string
+}
+
+// checkoutProps makes the checkout island's props. With Stripe, it also
+// lets this page load Stripe.js and its frames.
+func (s *Server) checkoutProps(c echo.Context, p checkoutPayment) checkoutProps {
+	st := state(c)
+	props := checkoutProps{
+		OrderNumber: p.OrderNumber, SKUID: p.SKUID, Email: p.Email, PromoCode: p.PromoCode, TotalDisplay: p.Total,
+		Provider: s.Checkout.Provider.Name(), CSRF: st.CSRF,
+		CreateURL: p.CreateURL + "?hl=" + st.Locale.Spec, ConfirmURL: "/pay/sandbox/confirm?hl=" + st.Locale.Spec,
+		CheckURL: p.CheckURL, FailedURL: p.FailedURL, Messages: tr(c).Messages("checkout."),
+	}
+	if props.Provider == "stripe" {
+		allowStripe(c)
+		props.PublishableKey, props.StripeLocale = s.Config.StripePublishableKey, stripeLocale(st.Locale.Tag)
+	}
+	return props
+}
+
+// stripeLocale is the Payment Element's name of one of our locales.
+func stripeLocale(tag string) string {
+	switch tag {
+	case "zh-CN":
+		return "zh"
+	case "pt":
+		return "pt-BR"
+	}
+	return tag
 }
 
 // payingPayment serves /paying/payment/{p} and /paying/paypage/{p}: the
 // order as the server prices it (a promo code is tried with ?promo=) and
-// the card form.
+// the card form. The pay page needs the chosen method (?method=card).
 func (s *Server) payingPayment(c echo.Context) error {
 	r, o, sku, err := s.unpaidReport(c)
 	if err != nil {
-		return flowError(c, err)
+		return s.payError(c, err)
+	}
+	if strings.HasPrefix(c.Path(), "/paying/paypage/") && c.QueryParam("method") != "card" {
+		// The pay page is for a method chosen on the payment page; without
+		// a known one, the visitor goes back to choose.
+		return s.render(c, http.StatusBadRequest, views.PayStatus(views.StatusPage{Kind: "method", RetryHref: flowURL(c, "/paying/payment", r.ID)}))
 	}
 	ctx := c.Request().Context()
 	promoCode := strings.ToUpper(strings.TrimSpace(c.QueryParam("promo")))
@@ -74,13 +119,10 @@ func (s *Server) payingPayment(c echo.Context) error {
 		Subtotal: mustFormat(q.Subtotal, q.Currency), Total: total, Promo: promoCode, PromoError: promoErr,
 		PromoAction: st.LocalPath(c.Request().URL.Path), ResultID: r.ID, Email: r.Email.String, TotalDisplay: total,
 		Stripe: s.Checkout.Provider.Name() == "stripe", FailedHref: flowURL(c, "/paying/failed", r.ID),
-		Props: checkoutProps{
-			OrderNumber: o.OrderNumber, SKUID: sku.SKU.ID, Email: r.Email.String, PromoCode: applied, TotalDisplay: total,
-			Provider: s.Checkout.Provider.Name(), CSRF: st.CSRF,
-			CreateURL: "/pay/pay/order/create?hl=" + st.Locale.Spec, ConfirmURL: "/pay/sandbox/confirm?hl=" + st.Locale.Spec,
-			CheckURL: flowURL(c, "/paying/check", r.ID), FailedURL: flowURL(c, "/paying/failed", r.ID),
-			Messages: tr(c).Messages("checkout."),
-		},
+		Props: s.checkoutProps(c, checkoutPayment{
+			OrderNumber: o.OrderNumber, SKUID: sku.SKU.ID, Email: r.Email.String, PromoCode: applied, Total: total,
+			CreateURL: "/pay/pay/order/create", CheckURL: flowURL(c, "/paying/check", r.ID), FailedURL: flowURL(c, "/paying/failed", r.ID),
+		}),
 		CSS: s.Assets.URL("static/css/checkout.css"),
 	}
 	if q.Discount > 0 {

@@ -15,7 +15,7 @@ import (
 func (s *Server) payingCheck(c echo.Context) error {
 	r, o, err := s.payFlow(c)
 	if err != nil {
-		return flowError(c, err)
+		return s.payError(c, err)
 	}
 	switch billing.Status(o.Status) {
 	case billing.Paid:
@@ -32,7 +32,7 @@ func (s *Server) payingCheck(c echo.Context) error {
 func (s *Server) payingSuccess(c echo.Context) error {
 	r, o, err := s.payFlow(c)
 	if err != nil {
-		return flowError(c, err)
+		return s.payError(c, err)
 	}
 	if billing.Status(o.Status) != billing.Paid {
 		return c.Redirect(http.StatusSeeOther, flowURL(c, "/paying/check", r.ID))
@@ -44,7 +44,7 @@ func (s *Server) payingSuccess(c echo.Context) error {
 func (s *Server) payingFailed(c echo.Context) error {
 	r, o, err := s.payFlow(c)
 	if err != nil {
-		return flowError(c, err)
+		return s.payError(c, err)
 	}
 	if billing.Status(o.Status) == billing.Paid {
 		return c.Redirect(http.StatusSeeOther, flowURL(c, "/paying/success", r.ID))

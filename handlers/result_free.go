@@ -11,6 +11,8 @@ import (
 
 	"selfmap/internal/billing"
 	"selfmap/internal/exam/ipipneo"
+	"selfmap/internal/packs"
+	"selfmap/internal/store"
 	"selfmap/views"
 )
 
@@ -52,6 +54,40 @@ func (s *Server) resultFree(c echo.Context) error {
 				p.Facets = append(p.Facets, views.DomainBar{Code: code, Name: t.T("facet." + code), Percent: scored.Facets[code].Percentile})
 			}
 		}
+		if err := s.addPacks(c, r, scored, &p); err != nil {
+			return err
+		}
 	}
 	return s.render(c, http.StatusOK, views.FreeResult(p))
+}
+
+// addPacks puts the sections of the packs a paid report's buyer has bought
+// on the report, chosen by their facet scores, and the way to the others.
+func (s *Server) addPacks(c echo.Context, r store.Result, scored ipipneo.Result, p *views.FreeResultPage) error {
+	offers, err := s.packOffers(c.Request().Context(), r)
+	if err != nil {
+		return err
+	}
+	percentiles := make(map[string]int, len(scored.Facets))
+	for code, sc := range scored.Facets {
+		percentiles[code] = sc.Percentile
+	}
+	t := tr(c)
+	for _, step := range packs.Steps {
+		offer, ok := offers[step]
+		if !ok {
+			continue
+		}
+		if !offer.Owned() {
+			p.PacksHref = flowURL(c, "/paying/package", r.ID)
+			continue
+		}
+		name := packs.Name(offer.SKU.SKU.ID)
+		pc := views.PackContent{Name: t.T("sku." + offer.SKU.SKU.ID + ".name"), Intro: t.T("pack." + name + ".intro")}
+		for _, sec := range packs.Sections(name, percentiles) {
+			pc.Sections = append(pc.Sections, views.PackSection{Facet: t.T("facet." + sec.Facet), Percent: sec.Percentile, Text: t.T(sec.Key)})
+		}
+		p.Packs = append(p.Packs, pc)
+	}
+	return nil
 }

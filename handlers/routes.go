@@ -50,12 +50,14 @@ func (s *Server) routes(e *echo.Echo) {
 	get("/paying/check/:pair", s.payingCheck, s.requirePair)
 	get("/paying/success/:pair", s.payingSuccess, s.requirePair)
 	get("/paying/failed/:pair", s.payingFailed, s.requirePair)
+	get("/paying/package/:pair", s.payingPackage, s.requirePair)
 	get("/pay/sandbox/3ds/:attemptId", s.sandbox3DS)
 	e.POST("/pay/sandbox/3ds/:attemptId", s.sandbox3DSPost, writeLimit)
 
 	// Payment calls (the spec's /pay base) and the providers' webhook
 	pay := e.Group("/pay")
 	pay.POST("/pay/order/create", s.payCreate, writeLimit)
+	pay.POST("/pay/order/payPackage", s.payPackage, writeLimit)
 	pay.POST("/pay/check/status", s.payStatus, writeLimit)
 	pay.POST("/pay/check/payInfo", s.payInfo, writeLimit)
 	pay.POST("/sandbox/confirm", s.sandboxConfirm, writeLimit)
@@ -91,6 +93,7 @@ func (s *Server) routes(e *echo.Echo) {
 	api.GET("/exam/order/country/list", s.apiCountryList, apiLimit)
 	api.GET("/exam/order/info/:orderNumber", s.apiOrderInfo, apiLimit)
 	api.GET("/exam/order/sku/check/:orderNumber", s.apiOrderSKUCheck, apiLimit)
+	api.GET("/exam/extra/package/list/:orderNumber", s.apiExtraPackageList, apiLimit)
 }
 
 // favicon sends browsers that ask for /favicon.ico to the theme's icon.

@@ -3,10 +3,12 @@ package handlers
 import (
 	"errors"
 	"net/http"
+	"net/url"
 
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/payment"
+	"selfmap/internal/store"
 	"selfmap/views"
 )
 
@@ -40,5 +42,15 @@ func (s *Server) sandbox3DSPost(c echo.Context) error {
 		s.Logger.ErrorContext(c.Request().Context(), "sandbox: 3-D Secure outcome not applied yet", "attempt", a.ID, "err", err)
 	}
 	st := state(c)
-	return c.Redirect(http.StatusSeeOther, st.LocalPath("/paying/check/"+st.Home.String())+"?r="+o.ResultID)
+	next := st.LocalPath("/paying/check/"+st.Home.String()) + "?r=" + url.QueryEscape(o.ResultID)
+	if o.Kind == store.OrderPack {
+		// A pack goes back to its own step of the upsell.
+		sku, err := s.Store.GetSKU(c.Request().Context(), o.ExamID, o.SKUID.String, "*")
+		if err != nil {
+			return err
+		}
+		next = st.LocalPath("/paying/package/"+st.Home.String()) + "?r=" + url.QueryEscape(o.ResultID) +
+			"&step=" + url.QueryEscape(sku.Step.String) + "&after=pay"
+	}
+	return c.Redirect(http.StatusSeeOther, next)
 }

@@ -4,11 +4,22 @@
 // was typed before it loaded, checks the fields in the browser (islands/card.ts)
 // and pays: create the order's payment attempt, then, with the sandbox
 // provider, confirm it with the card, and follow the outcome (the check page,
-// the 3-D Secure step, or a decline the visitor can fix and pay again).
+// the 3-D Secure step, or a decline the visitor can fix and pay again). With
+// the stripe provider it shows Stripe's Payment Element instead.
 // The card's details live only in this component's state and the confirm
 // request; nothing is stored or logged.
-import { useEffect, useLayoutEffect, useRef, useState, type ChangeEvent, type FocusEvent, type InputHTMLAttributes } from "react";
+import {
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ChangeEvent,
+  type FocusEvent,
+  type FormEvent,
+  type InputHTMLAttributes,
+} from "react";
 import { createRoot } from "react-dom/client";
+import type { Stripe, StripeElementLocale, StripeElements } from "@stripe/stripe-js";
 import { readProps, postJSON, format, type Messages } from "./props";
 import {
   caretAfterDigits,
@@ -40,6 +51,9 @@ type Props = {
   messages: Messages;
   /** Not in the contract's props table yet: the promo code applied on the page, if the server passes it. */
   promoCode?: string;
+  /** With the stripe provider: the publishable key and the Payment Element's locale. */
+  publishableKey?: string;
+  stripeLocale?: string;
 };
 
 type Created = { attemptId: string; provider: string; clientSecret?: string; total?: number; currency?: string };
@@ -109,6 +123,107 @@ function Lock() {
       <rect x="2.5" y="7" width="11" height="7.5" rx="1.5" />
       <path d="M5 7V5a3 3 0 0 1 6 0v2" />
     </svg>
+  );
+}
+
+/**
+ * Stripe's Payment Element: the order's PaymentIntent is created on our
+ * server (which prices it), Stripe.js is loaded only now, and the card never
+ * touches our pages. Stripe redirects to the status check, which follows the
+ * webhook's verdict.
+ */
+function StripeCheckout({ props, email }: { props: Props; email: string }) {
+  const t = props.messages;
+  const mount = useRef<HTMLDivElement>(null);
+  const ready = useRef<{ stripe: Stripe; elements: StripeElements } | null>(null);
+  const [phase, setPhase] = useState<"loading" | "ready" | "paying" | "failed">("loading");
+  const [error, setError] = useState("");
+
+  useEffect(() => {
+    let gone = false;
+    (async () => {
+      try {
+        const created = await postJSON<Created | null>(
+          props.createUrl,
+          { orderNumber: props.orderNumber, skuId: props.skuId, email: email.normalize("NFKC").trim(), promoCode: props.promoCode ?? "" },
+          props.csrf,
+        );
+        if (!created?.clientSecret || !props.publishableKey) throw new Error(t.stripe_failed);
+        const { loadStripe } = await import("@stripe/stripe-js/pure");
+        const stripe = await loadStripe(props.publishableKey);
+        if (!stripe) throw new Error(t.stripe_failed);
+        if (gone || !mount.current) return;
+        const elements = stripe.elements({
+          clientSecret: created.clientSecret,
+          locale: (props.stripeLocale ?? "auto") as StripeElementLocale,
+        });
+        const element = elements.create("payment", { defaultValues: { billingDetails: { email } } });
+        element.on("ready", () => setPhase("ready"));
+        element.on("loaderror", () => {
+          setError(t.stripe_failed);
+          setPhase("failed");
+        });
+        element.mount(mount.current);
+        ready.current = { stripe, elements };
+      } catch (e) {
+        if (gone) return;
+        setError(e instanceof Error && e.message ? e.message : t.stripe_failed);
+        setPhase("failed");
+      }
+    })();
+    return () => {
+      gone = true;
+    };
+    // The payment is created once per page view.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  async function pay(e: FormEvent) {
+    e.preventDefault();
+    const r = ready.current;
+    if (!r || phase !== "ready") return;
+    setPhase("paying");
+    setError("");
+    const { error: failed } = await r.stripe.confirmPayment({
+      elements: r.elements,
+      confirmParams: { return_url: new URL(props.checkUrl, location.href).href },
+    });
+    // confirmPayment only returns on an error; success leaves the page.
+    setError(failed?.message || t.failed_generic);
+    setPhase("ready");
+  }
+
+  return (
+    <div className="checkout">
+      <h2 className="checkout-title">
+        <Lock /> {t.title}
+      </h2>
+      <form className="checkout-form" onSubmit={pay} noValidate>
+        <div className="checkout-stripe" data-testid="stripe-element" aria-busy={phase === "loading"} ref={mount}>
+          {phase === "loading" && (
+            <p className="checkout-hint" role="status">
+              {t.stripe_loading}
+            </p>
+          )}
+        </div>
+        {error && (
+          <div className="checkout-alert" role="alert" data-testid="pay-error">
+            <p>{error}</p>
+            {phase === "failed" && (
+              <button type="button" className="btn btn-secondary" onClick={() => location.reload()}>
+                {t.stripe_refresh}
+              </button>
+            )}
+          </div>
+        )}
+        <button type="submit" className="btn btn-primary btn-block checkout-pay" disabled={phase !== "ready"} data-testid="pay-button">
+          {phase === "paying" ? t.processing : format(t.pay, { Total: props.totalDisplay })}
+        </button>
+        <a className="btn btn-secondary" href={props.failedUrl} data-testid="other-method">
+          {t.other_method}
+        </a>
+      </form>
+    </div>
   );
 }
 
@@ -266,8 +381,9 @@ function Checkout({ props, early, focus }: { props: Props; early: Partial<Values
     busy.current = true;
     setFailure(null);
     setPhase("creating");
+    let created: Created | null = null;
     try {
-      const created = await postJSON<Created | null>(
+      created = await postJSON<Created | null>(
         props.createUrl,
         { orderNumber: props.orderNumber, skuId: props.skuId, email: values.email.normalize("NFKC").trim(), promoCode: props.promoCode ?? "" },
         props.csrf,
@@ -309,26 +425,14 @@ function Checkout({ props, early, focus }: { props: Props; early: Partial<Values
       // fetch rejects with a TypeError when the request got no answer;
       // postJSON says "HTTP <status>" when the body was not our envelope.
       const msg = e instanceof Error ? e.message : "";
+      // Without a started payment, the order itself could not be created.
+      const generic = created ? t.failed_generic : t.create_failed;
       if (e instanceof TypeError || !navigator.onLine) fail({ kind: "network", text: t.network });
-      else fail({ kind: "server", text: msg && !/^HTTP \d+$/.test(msg) ? msg : t.failed_generic });
+      else fail({ kind: "server", text: msg && !/^HTTP \d+$/.test(msg) ? msg : generic });
     }
   }
 
-  if (stripe) {
-    return (
-      <div className="checkout">
-        <h2 className="checkout-title">
-          <Lock /> {t.title}
-        </h2>
-        <div className="checkout-notice" data-testid="stripe-unavailable">
-          <p>{t.stripe_unavailable}</p>
-          <a className="btn btn-secondary" href={props.failedUrl} data-testid="other-method">
-            {t.other_method}
-          </a>
-        </div>
-      </div>
-    );
-  }
+  if (stripe) return <StripeCheckout props={props} email={values.email} />;
 
   /** A text field: label (and the brand, for the number), input, error, hint. */
   function field(

@@ -60,8 +60,9 @@ func PriceCountry(r store.Result) string {
 	return "*"
 }
 
-// Created is a started payment.
+// Created is a started payment of an order.
 type Created struct {
+	OrderNumber  string
 	AttemptID    string
 	Provider     string
 	ClientSecret string
@@ -94,9 +95,9 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	}
 	country := PriceCountry(r)
 	sku, err := s.Store.GetSKU(ctx, o.ExamID, in.SKUID, country)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && sku.Kind != "report") {
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !sells(o, sku.SKU)) {
 		// A report order buys the report: a cheaper product (a pack) must
-		// not unlock it.
+		// not unlock it, nor a pack order another pack.
 		return Created{}, apperr.BadRequest("pay.unknown_product", nil)
 	}
 	if err != nil {
@@ -152,6 +153,54 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	return s.start(ctx, a, o, email)
 }
 
+// sells reports whether an order may be paid with a SKU: one of its kind,
+// and for a pack order, its own pack.
+func sells(o store.Order, sku store.SKU) bool {
+	if sku.Kind != o.Kind {
+		return false
+	}
+	return o.Kind != store.OrderPack || sku.ID == o.SKUID.String
+}
+
+// ErrPackOwned is a pack the buyer already has.
+var ErrPackOwned = apperr.BadRequest("pay.pack.owned", nil)
+
+// CreatePack starts paying for a pack of the upsell steps. in.OrderNumber is
+// the report order, which must be paid: packs add to a report. The pack gets
+// an order of its own (one per result and pack), priced and paid like the
+// report's through Create.
+func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(string) bool) (Created, error) {
+	report, err := s.Order(ctx, in.OrderNumber, owns)
+	if err != nil {
+		return Created{}, err
+	}
+	if report.Kind != store.OrderReport || billing.Status(report.Status) != billing.Paid {
+		return Created{}, apperr.BadRequest("pay.pack.report_first", nil)
+	}
+	sku, err := s.Store.GetSKU(ctx, report.ExamID, in.SKUID, "*")
+	if errors.Is(err, store.ErrNotFound) || (err == nil && sku.Kind != store.OrderPack) {
+		return Created{}, apperr.BadRequest("pay.unknown_product", nil)
+	}
+	if err != nil {
+		return Created{}, err
+	}
+	now := s.Now().UTC()
+	pack, err := s.Store.PackOrder(ctx, store.Order{ID: ids.New(), OrderNumber: ids.OrderNumber(now), ResultID: report.ResultID,
+		ExamID: report.ExamID, Status: store.OrderCreated, Email: report.Email, SKUID: store.NullStr{String: sku.SKU.ID, Valid: true},
+		CreatedAt: now, UpdatedAt: now})
+	if err != nil {
+		return Created{}, err
+	}
+	if billing.Status(pack.Status) == billing.Paid {
+		return Created{}, ErrPackOwned
+	}
+	email := in.Email
+	if strings.TrimSpace(email) == "" {
+		email = report.Email.String
+	}
+	return s.Create(ctx, CreateInput{OrderNumber: pack.OrderNumber, SKUID: sku.SKU.ID, Email: email, PromoCode: in.PromoCode}, owns)
+}
+
 // sameOpenAttempt returns the order's open attempt when it is for the same
 // amount as the quote.
 func (s *Service) sameOpenAttempt(ctx context.Context, o store.Order, q billing.Quote) (Created, bool, error) {
@@ -168,7 +217,7 @@ func (s *Service) sameOpenAttempt(ctx context.Context, o store.Order, q billing.
 		c, err := s.start(ctx, a, o, o.Email.String)
 		return c, err == nil, err
 	}
-	return Created{AttemptID: a.ID, Provider: a.Provider, ClientSecret: a.ClientSecret.String, Total: a.Amount, Currency: a.Currency}, true, nil
+	return Created{OrderNumber: o.OrderNumber, AttemptID: a.ID, Provider: a.Provider, ClientSecret: a.ClientSecret.String, Total: a.Amount, Currency: a.Currency}, true, nil
 }
 
 // cancel closes replaced payments at the provider, so a card cannot be
@@ -197,7 +246,7 @@ func (s *Service) start(ctx context.Context, a store.Attempt, o store.Order, ema
 	if err := s.Store.SetAttemptStarted(ctx, a.ID, p.Ref, p.ClientSecret, s.Now()); err != nil {
 		return Created{}, err
 	}
-	return Created{AttemptID: a.ID, Provider: a.Provider, ClientSecret: p.ClientSecret, Total: a.Amount, Currency: a.Currency}, nil
+	return Created{OrderNumber: o.OrderNumber, AttemptID: a.ID, Provider: a.Provider, ClientSecret: p.ClientSecret, Total: a.Amount, Currency: a.Currency}, nil
 }
 
 // Receive applies a webhook delivery of the configured provider. A bad

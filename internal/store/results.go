@@ -46,6 +46,7 @@ type Order struct {
 	OrderNumber string    `db:"order_number"`
 	ResultID    string    `db:"result_id"`
 	ExamID      int       `db:"exam_id"`
+	Kind        string    `db:"kind"`
 	Status      string    `db:"status"`
 	Email       NullStr   `db:"email"`
 	SKUID       NullStr   `db:"sku_id"`
@@ -60,12 +61,19 @@ type Order struct {
 	UpdatedAt   time.Time `db:"updated_at"`
 }
 
-const orderColumns = `id, order_number, result_id, exam_id, status, email, sku_id, currency, subtotal, discount, tax, total,
+const orderColumns = `id, order_number, result_id, exam_id, kind, status, email, sku_id, currency, subtotal, discount, tax, total,
 	promo_code, country, created_at, updated_at`
 
 // OrderCreated is the status of a new order; internal/billing owns the rest of the state machine.
 const (
 	OrderCreated = "created"
+)
+
+// Order kinds: the report a submission opens, and a pack of the upsell
+// steps. An order's SKU must be of its kind.
+const (
+	OrderReport = "report"
+	OrderPack   = "pack"
 )
 
 const resultColumns = `id, exam_id, page_code, locale, answers, exam_version, items_version, norms_version, norm_group,
@@ -80,8 +88,11 @@ func (s *Store) CreateResultWithOrder(ctx context.Context, r Result, o Order) er
 			:first_name, :last_name, :birth_year, :gender, :country, :created_at, :updated_at)`, r); err != nil {
 			return fmt.Errorf("store: insert result: %w", err)
 		}
-		if _, err := tx.NamedExecContext(ctx, `INSERT INTO orders (id, order_number, result_id, exam_id, status, email, created_at, updated_at)
-			VALUES (:id, :order_number, :result_id, :exam_id, :status, :email, :created_at, :updated_at)`, o); err != nil {
+		if o.Kind == "" {
+			o.Kind = OrderReport
+		}
+		if _, err := tx.NamedExecContext(ctx, `INSERT INTO orders (id, order_number, result_id, exam_id, kind, status, email, created_at, updated_at)
+			VALUES (:id, :order_number, :result_id, :exam_id, :kind, :status, :email, :created_at, :updated_at)`, o); err != nil {
 			return fmt.Errorf("store: insert order: %w", err)
 		}
 		return nil
@@ -159,14 +170,44 @@ func (s *Store) GetOrderByNumber(ctx context.Context, number string) (Order, err
 	return o, nil
 }
 
-// OrderForResult reads the order a result opened.
+// OrderForResult reads the report order a result opened.
 func (s *Store) OrderForResult(ctx context.Context, resultID string) (Order, error) {
 	var o Order
-	err := s.DB.GetContext(ctx, &o, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE result_id = ? ORDER BY created_at LIMIT 1`), resultID)
+	err := s.DB.GetContext(ctx, &o, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE result_id = ? AND kind = ?
+		ORDER BY created_at LIMIT 1`), resultID, OrderReport)
 	if err != nil {
 		return Order{}, notFound("order for result", err)
 	}
 	return o, nil
+}
+
+// PackOrder returns the result's order of a pack, opening it when there is
+// none: of two concurrent calls, both get the one order.
+func (s *Store) PackOrder(ctx context.Context, o Order) (Order, error) {
+	o.Kind = OrderPack
+	if _, err := s.DB.NamedExecContext(ctx, `INSERT INTO orders (id, order_number, result_id, exam_id, kind, status, email, sku_id,
+		created_at, updated_at) VALUES (:id, :order_number, :result_id, :exam_id, :kind, :status, :email, :sku_id, :created_at, :updated_at)
+		ON CONFLICT DO NOTHING`, o); err != nil {
+		return Order{}, fmt.Errorf("store: open pack order: %w", err)
+	}
+	var out Order
+	err := s.DB.GetContext(ctx, &out, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE result_id = ? AND sku_id = ? AND kind = ?`),
+		o.ResultID, o.SKUID, OrderPack)
+	if err != nil {
+		return Order{}, fmt.Errorf("store: read pack order: %w", err)
+	}
+	return out, nil
+}
+
+// PackOrders lists a result's pack orders, whatever their status.
+func (s *Store) PackOrders(ctx context.Context, resultID string) ([]Order, error) {
+	var out []Order
+	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE result_id = ? AND kind = ?
+		ORDER BY created_at`), resultID, OrderPack)
+	if err != nil {
+		return nil, fmt.Errorf("store: pack orders: %w", err)
+	}
+	return out, nil
 }
 
 // MoveOrder changes an order's status from one state to another, and only
