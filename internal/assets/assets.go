@@ -71,6 +71,16 @@ func (a *Assets) URL(logical string) string {
 	return u
 }
 
+// Bytes returns the content of a logical name (for a document that carries
+// its styles inline, such as the PDF report), or nil.
+func (a *Assets) Bytes(logical string) []byte {
+	u, ok := a.urls[logical]
+	if !ok {
+		return nil
+	}
+	return a.files[u].body
+}
+
 // Has reports whether a logical name exists.
 func (a *Assets) Has(logical string) bool {
 	_, ok := a.urls[logical]

@@ -3,7 +3,11 @@
 // unlocks, chosen from the buyer's own facet scores.
 package packs
 
-import "strings"
+import (
+	"strings"
+
+	"selfmap/internal/exam/ipipneo"
+)
 
 // The steps of /paying/package, in order. A step is shown when it has an
 // offer for the buyer; access_product, the last, always is.
@@ -62,19 +66,6 @@ func Name(skuID string) string {
 	return name
 }
 
-// Level reads a facet percentile as the band a section is written for:
-// low below 30, mid from 30 to 69, high from 70.
-func Level(percentile int) string {
-	switch {
-	case percentile < 30:
-		return "low"
-	case percentile < 70:
-		return "mid"
-	default:
-		return "high"
-	}
-}
-
 // Section is one unlocked section: a facet, its percentile, and the message
 // key of the text for its level.
 type Section struct {
@@ -89,7 +80,7 @@ func Sections(pack string, percentiles map[string]int) []Section {
 	var out []Section
 	for _, f := range Facets[pack] {
 		p := percentiles[f]
-		out = append(out, Section{Facet: f, Percentile: p, Key: "pack." + pack + ".facet." + f + "." + Level(p)})
+		out = append(out, Section{Facet: f, Percentile: p, Key: "pack." + pack + ".facet." + f + "." + ipipneo.Band(p)})
 	}
 	return out
 }

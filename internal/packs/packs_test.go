@@ -25,14 +25,6 @@ func TestPlan(t *testing.T) {
 	}
 }
 
-func TestLevelBands(t *testing.T) {
-	for p, want := range map[int]string{1: "low", 29: "low", 30: "mid", 69: "mid", 70: "high", 99: "high"} {
-		if got := Level(p); got != want {
-			t.Errorf("Level(%d) = %q, want %q", p, got, want)
-		}
-	}
-}
-
 func TestNameAndSections(t *testing.T) {
 	if Name("mbti-pack-career") != "career" || Name("mbti-report") != "" || Name("mbti-pack-unknown") != "" {
 		t.Fatal("Name does not map pack SKUs to their content")

@@ -293,3 +293,11 @@ func BenchmarkScore(b *testing.B) {
 		}
 	}
 }
+
+func TestBand(t *testing.T) {
+	for p, want := range map[int]string{1: "low", 29: "low", 30: "mid", 69: "mid", 70: "high", 99: "high"} {
+		if got := Band(p); got != want {
+			t.Errorf("Band(%d) = %q, want %q", p, got, want)
+		}
+	}
+}

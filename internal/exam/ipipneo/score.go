@@ -36,6 +36,20 @@ type Scale struct {
 // norm group's median and above.
 func (s Scale) High() bool { return s.Percentile >= 50 }
 
+// Band reads a percentile as the band the report's texts are written for:
+// low below 30, mid from 30 to 69, high from 70 (about the lower, middle and
+// upper thirds of the norm group).
+func Band(percentile int) string {
+	switch {
+	case percentile < 30:
+		return "low"
+	case percentile < 70:
+		return "mid"
+	default:
+		return "high"
+	}
+}
+
 // Axis is one letter of the type: a domain read as two poles.
 type Axis struct {
 	Domain string `json:"domain"`

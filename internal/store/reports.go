@@ -1,0 +1,129 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+)
+
+// HashToken is how a report link's token is kept: its SHA-256, so the
+// database alone opens no report.
+func HashToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// AddReportLink records a new link token of a result's report, through q
+// (the store or a transaction).
+func (s *Store) AddReportLink(ctx context.Context, q sqlx.ExecerContext, resultID, token string, now time.Time) error {
+	if _, err := q.ExecContext(ctx, s.DB.Rebind(`INSERT INTO report_links (token_hash, result_id, created_at) VALUES (?, ?, ?)`),
+		HashToken(token), resultID, now.UTC()); err != nil {
+		return fmt.Errorf("store: add report link: %w", err)
+	}
+	return nil
+}
+
+// ResultForToken finds the result a report link token opens.
+func (s *Store) ResultForToken(ctx context.Context, token string) (Result, error) {
+	var r Result
+	err := s.DB.GetContext(ctx, &r, s.DB.Rebind(`SELECT `+prefixed("r.", resultColumns)+` FROM report_links l
+		JOIN results r ON r.id = l.result_id WHERE l.token_hash = ?`), HashToken(token))
+	if err != nil {
+		return Result{}, notFound("result for token", err)
+	}
+	return r, nil
+}
+
+// ReportPDF is a report rendered as a PDF in one locale.
+type ReportPDF struct {
+	ResultID  string    `db:"result_id"`
+	Locale    string    `db:"locale"`
+	PDF       []byte    `db:"pdf"`
+	Pages     int       `db:"pages"`
+	CreatedAt time.Time `db:"created_at"`
+}
+
+// SaveReportPDF keeps a rendered PDF; a second rendering of the same result
+// and locale (a retried job) leaves the first.
+func (s *Store) SaveReportPDF(ctx context.Context, p ReportPDF) error {
+	if _, err := s.DB.NamedExecContext(ctx, `INSERT INTO report_pdfs (result_id, locale, pdf, pages, created_at)
+		VALUES (:result_id, :locale, :pdf, :pages, :created_at) ON CONFLICT (result_id, locale) DO NOTHING`, p); err != nil {
+		return fmt.Errorf("store: save report pdf: %w", err)
+	}
+	return nil
+}
+
+// GetReportPDF reads a rendered PDF.
+func (s *Store) GetReportPDF(ctx context.Context, resultID, locale string) (ReportPDF, error) {
+	var p ReportPDF
+	err := s.DB.GetContext(ctx, &p, s.DB.Rebind(`SELECT result_id, locale, pdf, pages, created_at FROM report_pdfs
+		WHERE result_id = ? AND locale = ?`), resultID, locale)
+	if err != nil {
+		return ReportPDF{}, notFound("report pdf", err)
+	}
+	return p, nil
+}
+
+// prefixed qualifies every column of a comma-separated list with a table
+// alias ("r." + "id, exam_id" -> "r.id, r.exam_id").
+func prefixed(alias, columns string) string {
+	parts := strings.Split(columns, ",")
+	for i, p := range parts {
+		parts[i] = alias + strings.TrimSpace(p)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// TypeCount is how many results of an exam have a type (its four letters)
+// and a gender ("" when not given).
+type TypeCount struct {
+	Letters string `db:"letters"`
+	Gender  string `db:"gender"`
+	N       int    `db:"n"`
+}
+
+// TypeCounts counts an exam's results by type and gender in one query.
+func (s *Store) TypeCounts(ctx context.Context, examID int) ([]TypeCount, error) {
+	var out []TypeCount
+	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT SUBSTR(result_code, 1, 4) AS letters, COALESCE(gender, '') AS gender,
+		COUNT(*) AS n FROM results WHERE exam_id = ? AND result_code <> '' GROUP BY SUBSTR(result_code, 1, 4), COALESCE(gender, '')`), examID)
+	if err != nil {
+		return nil, fmt.Errorf("store: count types: %w", err)
+	}
+	return out, nil
+}
+
+// CountryCount is how many results came from one country.
+type CountryCount struct {
+	Country string `db:"country"`
+	N       int    `db:"n"`
+}
+
+// TopCountries lists the countries with the most results of an exam since a
+// time, most first.
+func (s *Store) TopCountries(ctx context.Context, examID int, since time.Time, limit int) ([]CountryCount, error) {
+	var out []CountryCount
+	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT country, COUNT(*) AS n FROM results
+		WHERE exam_id = ? AND created_at >= ? AND country IS NOT NULL AND country <> ''
+		GROUP BY country ORDER BY COUNT(*) DESC, country LIMIT ?`), examID, since.UTC(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: top countries: %w", err)
+	}
+	return out, nil
+}
+
+// RecentScores returns the stored scores (JSON) of an exam's latest results.
+func (s *Store) RecentScores(ctx context.Context, examID, limit int) ([]string, error) {
+	var out []string
+	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT scores FROM results WHERE exam_id = ? AND result_code <> ''
+		ORDER BY created_at DESC LIMIT ?`), examID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: recent scores: %w", err)
+	}
+	return out, nil
+}
