@@ -22,10 +22,11 @@ type Migration struct {
 
 // ErrSchemaTooNew is returned when the database was migrated by a newer
 // binary: running on a schema this code does not know could corrupt data.
+// Database is a version applied there that this binary does not have.
 type ErrSchemaTooNew struct{ Database, Known int }
 
 func (e ErrSchemaTooNew) Error() string {
-	return fmt.Sprintf("store: database schema is at version %d but this binary knows only up to %d; deploy the newer binary", e.Database, e.Known)
+	return fmt.Sprintf("store: database has migration %d, which this binary (up to %d) does not know; deploy the newer binary", e.Database, e.Known)
 }
 
 // Migrations lists the embedded migrations for a dialect, in order. A file
@@ -70,11 +71,6 @@ func Migrations(d Dialect) ([]Migration, error) {
 		out = append(out, m)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
-	for i, m := range out {
-		if m.Version != i+1 {
-			return nil, fmt.Errorf("store: migration %d is missing", i+1)
-		}
-	}
 	return out, nil
 }
 
@@ -112,14 +108,26 @@ func (s *Store) Migrate(ctx context.Context) (applied []int, err error) {
 	if err != nil {
 		return nil, err
 	}
-	current, err := s.SchemaVersion(ctx)
-	if err != nil {
+	if err := s.ensureMigrationsTable(ctx); err != nil {
 		return nil, err
 	}
-	if current > len(all) {
-		return nil, ErrSchemaTooNew{Database: current, Known: len(all)}
+	var recorded []int
+	if err := s.DB.SelectContext(ctx, &recorded, `SELECT version FROM schema_migrations ORDER BY version`); err != nil {
+		return nil, fmt.Errorf("store: read applied migrations: %w", err)
 	}
-	for _, m := range all[current:] {
+	known := map[int]bool{}
+	for _, m := range all {
+		known[m.Version] = true
+	}
+	for _, v := range recorded {
+		if !known[v] {
+			return nil, ErrSchemaTooNew{Database: v, Known: all[len(all)-1].Version}
+		}
+	}
+	// Numbers are claimed by branches that land at different times, so a
+	// gap is allowed and a lower number may arrive after a higher one was
+	// applied: every migration not yet recorded is applied, in order.
+	for _, m := range all {
 		done, err := s.applyMigration(ctx, m)
 		if err != nil {
 			return applied, err
