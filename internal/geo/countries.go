@@ -107,3 +107,20 @@ func FromAcceptLanguage(header string) (string, bool) {
 	}
 	return r.String(), true
 }
+
+// englishThe are the countries English names with "the" inside a sentence.
+var englishThe = map[string]bool{
+	"AE": true, "BS": true, "CF": true, "DO": true, "FK": true, "FO": true, "GB": true, "GM": true, "KM": true, "KY": true,
+	"MH": true, "MP": true, "MV": true, "NL": true, "PH": true, "SB": true, "SC": true, "TC": true, "US": true, "VG": true, "VI": true,
+}
+
+// NameInSentence is Name as it reads after a preposition ("in the United
+// States"). Only English needs this; the other locales' messages are worded
+// so that the bare name fits.
+func NameInSentence(locale, code string) string {
+	n := Name(locale, code)
+	if n != "" && englishThe[code] && locale == i18n.Default.Tag {
+		return "the " + n
+	}
+	return n
+}

@@ -32,6 +32,9 @@ func TestFromAcceptLanguage(t *testing.T) {
 			t.Errorf("FromAcceptLanguage(%q) = %q, %t; want %q", header, got, ok, want)
 		}
 	}
+	if NameInSentence("en", "US") != "the United States" || NameInSentence("en", "DE") != "Germany" || NameInSentence("fr", "US") != "États-Unis" {
+		t.Error("NameInSentence is wrong")
+	}
 	if Name("fr", "DE") != "Allemagne" || Name("xx", "DE") != "Germany" || Name("en", "XX") != "" {
 		t.Error("Name is wrong")
 	}

@@ -146,3 +146,14 @@ func (s *Store) ApprovedReviews(ctx context.Context, locale string, limit int) (
 	}
 	return out, nil
 }
+
+// MarkDemoOrderPaid marks an order paid without a payment, for the demo data
+// set only: real orders are paid through checkout.
+func (s *Store) MarkDemoOrderPaid(ctx context.Context, id, country string, at time.Time) error {
+	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE orders SET status = 'paid', country = ?, updated_at = ? WHERE id = ?`),
+		country, at.UTC(), id)
+	if err != nil {
+		return fmt.Errorf("store: mark demo order paid: %w", err)
+	}
+	return nil
+}
