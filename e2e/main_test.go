@@ -2,9 +2,10 @@
 // through chromedp): the pages a visitor opens, the consent banner and its
 // React island, and screenshots at phone and desktop widths.
 //
-// TestMain builds ./cmd/selfmap, starts it on a free loopback port with a
-// fresh SQLite database, and stops it with SIGTERM at the end; a server that
-// does not exit 0 fails the run, because graceful shutdown is a feature too.
+// TestMain builds ./cmd/selfmap, loads the demo data into a fresh SQLite
+// database, starts the server on a free loopback port, and stops it with
+// SIGTERM at the end; a server that does not exit 0 fails the run, because
+// graceful shutdown is a feature too.
 package e2e
 
 import (
@@ -95,9 +96,7 @@ func startServer(dir string) (*server, error) {
 	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	s := &server{url: "http://" + addr, out: &syncBuffer{}, done: make(chan struct{})}
-	s.cmd = exec.Command(bin, "serve")
-	s.cmd.Dir = dir
-	s.cmd.Env = []string{
+	env := []string{
 		"ADDR=" + addr,
 		"DATA_DIR=" + dir,
 		"DATABASE_URL=" + filepath.Join(dir, "e2e.db"),
@@ -106,6 +105,16 @@ func startServer(dir string) (*server, error) {
 		"PATH=" + os.Getenv("PATH"),
 		"HOME=" + os.Getenv("HOME"),
 	}
+	// The demo data gives the landing pages' counters, notices and reviews
+	// something to show, as `make run` does.
+	seed := exec.Command(bin, "seed")
+	seed.Dir, seed.Env = dir, env
+	if out, err := seed.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("selfmap seed: %w\n%s", err, out)
+	}
+	s.cmd = exec.Command(bin, "serve")
+	s.cmd.Dir = dir
+	s.cmd.Env = env
 	s.cmd.Stdout = s.out
 	s.cmd.Stderr = s.out
 	if err := s.cmd.Start(); err != nil {

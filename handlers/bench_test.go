@@ -1,10 +1,15 @@
 package handlers_test
 
 import (
+	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
+	"time"
 
+	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 )
 
@@ -24,8 +29,62 @@ func BenchmarkLandingJapanese(b *testing.B) {
 	benchmarkPage(b, "/ja/landing/relax/BMBTI-1807", nil)
 }
 
-func benchmarkPage(b *testing.B, url string, headers map[string]string) {
-	e := newServer(b, storetest.SQLite(b))
+// BenchmarkLandingWithProof renders the founder landing over a database
+// with results, ratings, recent activity and reviews, for a visitor whose
+// browser names a country: counters, notices and testimonials come from the
+// social cache, so a request makes no query.
+func BenchmarkLandingWithProof(b *testing.B) {
+	benchmarkPage(b, "/landing/founder/BMBTI-1807", map[string]string{"Accept-Language": "en-GB,en;q=0.8"}, withProof)
+}
+
+// BenchmarkHomePageWithProof is the marketing home page over the same data.
+func BenchmarkHomePageWithProof(b *testing.B) {
+	benchmarkPage(b, "/", map[string]string{"Accept-Language": "en-GB,en;q=0.8"}, withProof)
+}
+
+// withProof stores 200 results over the last week, 120 rated, a few paid
+// in the last half hour, and three approved reviews.
+func withProof(b *testing.B, s *store.Store) {
+	ctx := context.Background()
+	now := time.Now().UTC()
+	for i := range 200 {
+		at := now.Add(-time.Duration(i) * 50 * time.Minute)
+		if i < 6 {
+			at = now.Add(-time.Duration(i*5+1) * time.Minute)
+		}
+		id := fmt.Sprintf("bench%03d", i)
+		r := store.Result{ID: id, ExamID: 1807, PageCode: "BMBTI", Locale: "en", Answers: "[]", ExamVersion: "v", ItemsVersion: "v",
+			NormsVersion: "v", NormGroup: "all", Scores: "{}", ResultCode: "ENFP-A", CreatedAt: at, UpdatedAt: at,
+			Country: store.NullStr{String: []string{"GB", "DE", "US", "JP"}[i%4], Valid: true}}
+		o := store.Order{ID: "o" + id, OrderNumber: "N" + id, ResultID: id, ExamID: 1807, Status: store.OrderCreated, CreatedAt: at, UpdatedAt: at}
+		if err := s.CreateResultWithOrder(ctx, r, o); err != nil {
+			b.Fatal(err)
+		}
+		if i%5 == 0 {
+			if err := s.SaveRating(ctx, id, 4+i%2, at); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if i < 3 {
+			if err := s.MarkDemoOrderPaid(ctx, o.ID, "GB", at.Add(time.Minute)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	for i, name := range []string{"Ada", "Ben", "Cy"} {
+		if err := s.SaveReview(ctx, store.Review{ID: name, Name: name, TypeCode: "INTJ", Content: "Clear and honest.", Location: "York",
+			Locale: "en", Approved: true, CreatedAt: now.Add(-time.Duration(i+1) * 48 * time.Hour)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchmarkPage(b *testing.B, url string, headers map[string]string, fill ...func(*testing.B, *store.Store)) {
+	st := storetest.SQLite(b)
+	for _, f := range fill {
+		f(b, st)
+	}
+	e := newServer(b, st)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -37,6 +96,9 @@ func benchmarkPage(b *testing.B, url string, headers map[string]string) {
 		e.ServeHTTP(rec, req)
 		if rec.Code != http.StatusOK {
 			b.Fatalf("status %d", rec.Code)
+		}
+		if len(fill) > 0 && !strings.Contains(rec.Body.String(), `data-testid="notice"`) {
+			b.Fatal("the page shows no activity notice")
 		}
 	}
 }

@@ -2,38 +2,74 @@ package handlers
 
 import (
 	"net/http"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/exam"
+	"selfmap/internal/geo"
+	"selfmap/internal/store"
 	"selfmap/views"
 )
 
-// home serves / with the site's home pair, and /homepage/{p}.
+// home serves / with the site's home pair, and /homepage/{p}: the marketing
+// home page.
 func (s *Server) home(c echo.Context) error {
-	st := state(c)
-	p := st.Home
+	p := state(c).Home
 	if v, ok := c.Get(pairKey).(exam.Pair); ok {
 		p = v
 	}
-	return s.render(c, http.StatusOK, views.Home(homePage(c, p)))
+	return s.render(c, http.StatusOK, views.Homepage(views.HomePage{
+		StartHref: startHref(c, p), CSS: s.landingCSS, Proof: s.proof(c, p),
+	}))
 }
 
-// landing serves /landing/{name}/{p}: the landing's own theme unless the
-// host name has chosen one.
+// landing serves /landing/{name}/{p}: the landing's own copy in its own
+// theme, unless the host name has chosen one.
 func (s *Server) landing(c echo.Context) error {
 	name := c.Param("name")
 	th, ok := s.Themes.Get(name)
-	if !ok {
+	if !ok || !slices.Contains(views.LandingNames, name) {
 		return notFound()
 	}
 	st := state(c)
 	if !st.FromSite {
 		st.Theme = th
 	}
-	return s.render(c, http.StatusOK, views.Home(homePage(c, pair(c))))
+	p := pair(c)
+	return s.render(c, http.StatusOK, views.Landing(views.LandingPage{
+		Name: name, StartHref: startHref(c, p), CSS: s.landingCSS, Proof: s.proof(c, p),
+	}))
 }
 
-func homePage(c echo.Context, p exam.Pair) views.HomePage {
-	return views.HomePage{StartHref: state(c).WithQuery(state(c).LocalPath("/answer/question/" + p.String()))}
+// startHref is where a page's "Start the test" leads, tracking parameters
+// kept.
+func startHref(c echo.Context, p exam.Pair) string {
+	return state(c).WithQuery(state(c).LocalPath("/answer/question/" + p.String()))
+}
+
+// proof gathers the page's counters, notices and reviews from the social
+// service's memory: map reads, no query.
+func (s *Server) proof(c echo.Context, p exam.Pair) views.Proof {
+	ctx := c.Request().Context()
+	locale := state(c).Locale.Tag
+	region, _ := geo.FromAcceptLanguage(c.Request().Header.Get("Accept-Language"))
+	n := s.Social.Counters(ctx, p.ExamID, region)
+	out := views.Proof{Counters: views.Counters{
+		Today: n.Today, Total: n.Total, InRegion: n.InRegion, Ratings: n.Ratings, Accuracy: n.Accuracy,
+	}}
+	if n.Region != "" {
+		out.Counters.RegionName = geo.Name(locale, n.Region)
+	}
+	for _, a := range s.Social.Notices(ctx, p.ExamID) {
+		out.Notices = append(out.Notices, views.Notice{
+			Unlocked: a.Kind == store.ActivityUnlocked, CountryName: geo.NameInSentence(locale, a.Country), Minutes: a.Minutes,
+		})
+	}
+	for _, r := range s.Social.Reviews(ctx, locale) {
+		out.Reviews = append(out.Reviews, views.Review{
+			Name: r.Name, TypeCode: r.TypeCode, Content: r.Content, Avatar: r.Avatar, Location: r.Location, CreatedAt: r.CreatedAt,
+		})
+	}
+	return out
 }

@@ -20,6 +20,7 @@ import (
 	"selfmap/internal/islands"
 	"selfmap/internal/result"
 	"selfmap/internal/site"
+	"selfmap/internal/social"
 	"selfmap/internal/store"
 	"selfmap/internal/theme"
 	"selfmap/internal/web"
@@ -40,6 +41,7 @@ type Deps struct {
 	Metrics  *prometheus.Registry
 	Results  *result.Service
 	Checkout *checkout.Service
+	Social   *social.Service
 }
 
 // Server holds the dependencies every handler shares.
@@ -47,6 +49,8 @@ type Server struct {
 	Deps
 	static *web.Static
 	http   *httpMetrics
+	// landingCSS is the stylesheet of the home and landing pages.
+	landingCSS string
 }
 
 // New builds the router with its middleware and every route.
@@ -61,6 +65,7 @@ func New(d Deps) (*echo.Echo, error) {
 		return nil, fmt.Errorf("handlers: metrics: %w", err)
 	}
 	s.http = m
+	s.landingCSS = d.Assets.URL("static/css/landing.css")
 
 	e := echo.New()
 	e.HideBanner = true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"selfmap/internal/config"
 	"selfmap/internal/exam"
@@ -13,7 +14,9 @@ import (
 
 // seed loads the demo data set: one site per landing theme on
 // <theme>.localhost, which browsers resolve to this machine, so every theme
-// can be seen by host name as well as by landing path.
+// can be seen by host name as well as by landing path; a month of demo test
+// results with ratings and paid reports, so the counters and notices have
+// something to count; and approved demo reviews, named as demos.
 func seed(ctx context.Context, cfg config.Config, logger *slog.Logger, ifEmpty bool) error {
 	st, err := openMigrated(ctx, cfg, logger)
 	if err != nil {
@@ -35,6 +38,15 @@ func seed(ctx context.Context, cfg config.Config, logger *slog.Logger, ifEmpty b
 			return err
 		}
 	}
-	fmt.Printf("demo data loaded: %d sites (<theme>.localhost)\n", len(theme.Landing))
+	now := time.Now()
+	results, err := seedDemoResults(ctx, st, now)
+	if err != nil {
+		return err
+	}
+	reviews, err := seedDemoReviews(ctx, st, now)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("demo data loaded: %d sites (<theme>.localhost), %d test results, %d reviews\n", len(theme.Landing), results, reviews)
 	return nil
 }

@@ -34,6 +34,7 @@ import (
 	"selfmap/internal/payment"
 	"selfmap/internal/result"
 	"selfmap/internal/site"
+	"selfmap/internal/social"
 	"selfmap/internal/store"
 	"selfmap/internal/theme"
 	"selfmap/locales"
@@ -44,6 +45,10 @@ import (
 // sitesTTL bounds how long a new or changed site takes to reach every
 // instance.
 const sitesTTL = 30 * time.Second
+
+// socialTTL is how often the landing pages' counters, notices and reviews
+// are read from the database.
+const socialTTL = time.Minute
 
 // App is the wired service: its HTTP handler and the services background
 // jobs need too.
@@ -111,6 +116,7 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 		Metrics:  reg,
 		Results:  &result.Service{Store: st, Exams: exams, Now: time.Now},
 		Checkout: pay,
+		Social:   social.New(st, time.Now, socialTTL, logger),
 	})
 	if err != nil {
 		return nil, err

@@ -69,3 +69,58 @@ func build(locale string) []Country {
 func Valid(code string) bool {
 	return len(code) == 2 && strings.Contains(" "+codes+" ", " "+code+" ")
 }
+
+// names maps each locale's country codes to their names, built once.
+var names = sync.OnceValue(func() map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for tag, list := range lists() {
+		m := make(map[string]string, len(list))
+		for _, c := range list {
+			m[c.Code] = c.Name
+		}
+		out[tag] = m
+	}
+	return out
+})
+
+// Name returns a country's name in the locale, or "" for an unknown code.
+func Name(locale, code string) string {
+	m, ok := names()[locale]
+	if !ok {
+		m = names()[i18n.Default.Tag]
+	}
+	return m[code]
+}
+
+// FromAcceptLanguage returns the country a browser states in its preferred
+// language ("de-AT,de;q=0.9" is AT), and false when the preferred language
+// names none: "ja" or "en" alone says nothing certain about where a visitor
+// is, so no country is guessed.
+func FromAcceptLanguage(header string) (string, bool) {
+	tags, _, err := language.ParseAcceptLanguage(header)
+	if err != nil || len(tags) == 0 {
+		return "", false
+	}
+	r, conf := tags[0].Region()
+	if conf != language.Exact || !Valid(r.String()) {
+		return "", false
+	}
+	return r.String(), true
+}
+
+// englishThe are the countries English names with "the" inside a sentence.
+var englishThe = map[string]bool{
+	"AE": true, "BS": true, "CF": true, "DO": true, "FK": true, "FO": true, "GB": true, "GM": true, "KM": true, "KY": true,
+	"MH": true, "MP": true, "MV": true, "NL": true, "PH": true, "SB": true, "SC": true, "TC": true, "US": true, "VG": true, "VI": true,
+}
+
+// NameInSentence is Name as it reads after a preposition ("in the United
+// States"). Only English needs this; the other locales' messages are worded
+// so that the bare name fits.
+func NameInSentence(locale, code string) string {
+	n := Name(locale, code)
+	if n != "" && englishThe[code] && locale == i18n.Default.Tag {
+		return "the " + n
+	}
+	return n
+}

@@ -21,3 +21,21 @@ func TestCountriesAreNamedInTheLocale(t *testing.T) {
 		t.Error("Valid is wrong")
 	}
 }
+
+func TestFromAcceptLanguage(t *testing.T) {
+	for header, want := range map[string]string{
+		"de-AT,de;q=0.9": "AT", "en-GB": "GB", "pt-BR,pt;q=0.8,en;q=0.5": "BR", "zh-TW": "TW",
+		"ja,en-US;q=0.9": "", "en": "", "": "", "!!": "", "en;q=0.1,fr-CA": "CA", "es-419": "",
+	} {
+		got, ok := FromAcceptLanguage(header)
+		if got != want || ok != (want != "") {
+			t.Errorf("FromAcceptLanguage(%q) = %q, %t; want %q", header, got, ok, want)
+		}
+	}
+	if NameInSentence("en", "US") != "the United States" || NameInSentence("en", "DE") != "Germany" || NameInSentence("fr", "US") != "États-Unis" {
+		t.Error("NameInSentence is wrong")
+	}
+	if Name("fr", "DE") != "Allemagne" || Name("xx", "DE") != "Germany" || Name("en", "XX") != "" {
+		t.Error("Name is wrong")
+	}
+}

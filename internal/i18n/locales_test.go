@@ -50,11 +50,12 @@ func TestPlaceholdersAreKept(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := map[string]any{"Year": "Y-2026", "Path": "/P-path", "Status": 4040, "Code": "C-CODE", "ID": "I-ID", "Name": "N-NAME", "Minutes": 7070, "Percent": 6060, "Types": "T-TYPES", "Current": 3030, "Total": 2020, "Part": 9090}
+	data := map[string]any{"Year": "Y-2026", "Path": "/P-path", "Status": 4040, "Code": "C-CODE", "ID": "I-ID", "Name": "N-NAME", "Minutes": 7070, "Percent": 6060, "Types": "T-TYPES", "Current": 3030, "Total": 2020, "Part": 9090,
+		"Country": "K-COUNTRY", "Score": "S-SCORE", "Type": "TY-TYPE"}
 	en := c.Translator(i18n.Default)
 	for _, id := range c.IDs(i18n.Default) {
 		want := render(en, id, data)
-		for _, v := range []string{"Y-2026", "/P-path", "4040", "C-CODE", "I-ID", "N-NAME", "7070", "6060", "T-TYPES", "3030", "2020", "9090"} {
+		for _, v := range []string{"Y-2026", "/P-path", "4040", "C-CODE", "I-ID", "N-NAME", "7070", "6060", "T-TYPES", "3030", "2020", "9090", "K-COUNTRY", "S-SCORE", "TY-TYPE"} {
 			if !strings.Contains(want, v) {
 				continue
 			}

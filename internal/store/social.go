@@ -1,0 +1,159 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// ResultCounts are the completed tests of one exam: all of them, those since
+// a time, and all of them by the country the test-taker gave ("" when none).
+type ResultCounts struct {
+	Total     int
+	Since     int
+	ByCountry map[string]int
+}
+
+// ResultCounts counts the results of an exam in two queries, however many
+// countries there are, so a cache can answer every region from one load.
+func (s *Store) ResultCounts(ctx context.Context, examID int, since time.Time) (ResultCounts, error) {
+	out := ResultCounts{ByCountry: map[string]int{}}
+	var rows []struct {
+		Country string `db:"country"`
+		N       int    `db:"n"`
+	}
+	if err := s.DB.SelectContext(ctx, &rows, s.DB.Rebind(`SELECT COALESCE(country, '') AS country, COUNT(*) AS n
+		FROM results WHERE exam_id = ? GROUP BY COALESCE(country, '')`), examID); err != nil {
+		return ResultCounts{}, fmt.Errorf("store: count results by country: %w", err)
+	}
+	for _, r := range rows {
+		out.Total += r.N
+		if r.Country != "" {
+			out.ByCountry[r.Country] = r.N
+		}
+	}
+	if err := s.DB.GetContext(ctx, &out.Since, s.DB.Rebind(`SELECT COUNT(*) FROM results WHERE exam_id = ? AND created_at >= ?`),
+		examID, since.UTC()); err != nil {
+		return ResultCounts{}, fmt.Errorf("store: count results since: %w", err)
+	}
+	return out, nil
+}
+
+// RatingStats are how many results of an exam were rated, and their mean
+// score (1 to 5; 0 when none).
+type RatingStats struct {
+	Count int     `db:"n"`
+	Mean  float64 `db:"mean"`
+}
+
+// RatingStats reads the count and mean of an exam's accuracy ratings.
+func (s *Store) RatingStats(ctx context.Context, examID int) (RatingStats, error) {
+	var st RatingStats
+	err := s.DB.GetContext(ctx, &st, s.DB.Rebind(`SELECT COUNT(*) AS n, CAST(COALESCE(AVG(ratings.score), 0) AS DOUBLE PRECISION) AS mean
+		FROM ratings JOIN results ON results.id = ratings.result_id WHERE results.exam_id = ?`), examID)
+	if err != nil {
+		return RatingStats{}, fmt.Errorf("store: rating stats: %w", err)
+	}
+	return st, nil
+}
+
+// SaveRating records how accurate a test-taker found their result (1 to 5);
+// a second rating of the same result replaces the first.
+func (s *Store) SaveRating(ctx context.Context, resultID string, score int, now time.Time) error {
+	if score < 1 || score > 5 {
+		return fmt.Errorf("store: rating %d is outside 1..5", score)
+	}
+	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO ratings (result_id, score, created_at) VALUES (?, ?, ?)
+		ON CONFLICT (result_id) DO UPDATE SET score = excluded.score, created_at = excluded.created_at`), resultID, score, now.UTC())
+	if err != nil {
+		return fmt.Errorf("store: save rating: %w", err)
+	}
+	return nil
+}
+
+// The kinds of Activity.
+const (
+	ActivityCompleted = "completed"
+	ActivityUnlocked  = "unlocked"
+)
+
+// Activity is one recent event of an exam, with nothing that identifies the
+// person: what happened, the country they gave ("" when none), and when.
+type Activity struct {
+	Kind    string    `db:"kind"`
+	Country string    `db:"country"`
+	At      time.Time `db:"at"`
+}
+
+// RecentActivity lists, newest first, at most limit tests completed and
+// reports paid since a time.
+func (s *Store) RecentActivity(ctx context.Context, examID int, since time.Time, limit int) ([]Activity, error) {
+	var done, paid []Activity
+	if err := s.DB.SelectContext(ctx, &done, s.DB.Rebind(`SELECT 'completed' AS kind, COALESCE(country, '') AS country, created_at AS at
+		FROM results WHERE exam_id = ? AND created_at >= ? ORDER BY created_at DESC LIMIT ?`), examID, since.UTC(), limit); err != nil {
+		return nil, fmt.Errorf("store: recent results: %w", err)
+	}
+	if err := s.DB.SelectContext(ctx, &paid, s.DB.Rebind(`SELECT 'unlocked' AS kind, COALESCE(country, '') AS country, updated_at AS at
+		FROM orders WHERE exam_id = ? AND status = 'paid' AND updated_at >= ? ORDER BY updated_at DESC LIMIT ?`), examID, since.UTC(), limit); err != nil {
+		return nil, fmt.Errorf("store: recent orders: %w", err)
+	}
+	all := append(done, paid...)
+	sort.SliceStable(all, func(i, j int) bool { return all[i].At.After(all[j].At) })
+	if len(all) > limit {
+		all = all[:limit]
+	}
+	return all, nil
+}
+
+// Review is a review or testimonial in the language it was written in.
+type Review struct {
+	ID        string    `db:"id"`
+	Name      string    `db:"name"`
+	TypeCode  string    `db:"type_code"`
+	Content   string    `db:"content"`
+	Avatar    string    `db:"avatar"`
+	Location  string    `db:"location"`
+	Locale    string    `db:"locale"`
+	Approved  bool      `db:"approved"`
+	CreatedAt time.Time `db:"created_at"`
+}
+
+// SaveReview creates or replaces a review.
+func (s *Store) SaveReview(ctx context.Context, r Review) error {
+	approved := 0
+	if r.Approved {
+		approved = 1
+	}
+	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO reviews (id, name, type_code, content, avatar, location, locale, approved, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (id) DO UPDATE SET name = excluded.name, type_code = excluded.type_code, content = excluded.content,
+		avatar = excluded.avatar, location = excluded.location, locale = excluded.locale, approved = excluded.approved`),
+		r.ID, r.Name, r.TypeCode, r.Content, r.Avatar, r.Location, r.Locale, approved, r.CreatedAt.UTC())
+	if err != nil {
+		return fmt.Errorf("store: save review: %w", err)
+	}
+	return nil
+}
+
+// ApprovedReviews lists the newest approved reviews written in a locale.
+func (s *Store) ApprovedReviews(ctx context.Context, locale string, limit int) ([]Review, error) {
+	var out []Review
+	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT id, name, type_code, content, avatar, location, locale, approved, created_at
+		FROM reviews WHERE locale = ? AND approved = 1 ORDER BY created_at DESC, id LIMIT ?`), locale, limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: approved reviews: %w", err)
+	}
+	return out, nil
+}
+
+// MarkDemoOrderPaid marks an order paid without a payment, for the demo data
+// set only: real orders are paid through checkout.
+func (s *Store) MarkDemoOrderPaid(ctx context.Context, id, country string, at time.Time) error {
+	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE orders SET status = 'paid', country = ?, updated_at = ? WHERE id = ?`),
+		country, at.UTC(), id)
+	if err != nil {
+		return fmt.Errorf("store: mark demo order paid: %w", err)
+	}
+	return nil
+}
