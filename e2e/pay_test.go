@@ -78,11 +78,18 @@ func TestPayForTheReport(t *testing.T) {
 			shot("success")
 			p.desktopShot(filepath.Join(dir, fmt.Sprintf("pay-%s-success-1280.png", tc.lang)))
 			// The success screen opens the report by itself after 3 seconds.
-			p.waitVisible("unlocked", "the unlocked report after the countdown")
-			if n := evaluate[int](p, `document.querySelectorAll('[data-testid=unlocked] li').length`); n != 30 {
-				t.Errorf("the unlocked report shows %d facets, want 30", n)
-			}
+			p.waitVisible("report", "the full report after the countdown")
 			shot("report")
+			p.desktopShot(filepath.Join(dir, fmt.Sprintf("report-%s-1280.png", tc.lang)))
+			p.click("tab-dimensions", "the Dimensions tab")
+			p.waitVisible("dimensions", "the dimension analysis")
+			if n := evaluate[int](p, `document.querySelectorAll('.scale-small').length`); n != 30 {
+				t.Errorf("the report shows %d facets, want 30", n)
+			}
+			shot("report-dimensions")
+			p.desktopShot(filepath.Join(dir, fmt.Sprintf("report-%s-dimensions-1280.png", tc.lang)))
+			p.click("tab-overview", "the Overview tab")
+			p.waitVisible("about-test", "the overview")
 
 			// The upsell steps: leaving asks first; a pack bought with a
 			// card moves on by itself; the last step opens the report with

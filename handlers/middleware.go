@@ -109,8 +109,8 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 func contentSecurityPolicy(nonce string, stripe bool) string {
 	script, frame, connect := "'self' 'nonce-"+nonce+"'", "'none'", "'self'"
 	if stripe {
-		script += " https://js.stripe.com"
-		frame = "https://js.stripe.com https://hooks.stripe.com"
+		script += " https://js.stripe.com https://*.js.stripe.com"
+		frame = "https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com"
 		connect += " https://api.stripe.com"
 	}
 	return "default-src 'self'; script-src " + script + "; style-src 'self' 'nonce-" + nonce + "'; " +
@@ -118,9 +118,12 @@ func contentSecurityPolicy(nonce string, stripe bool) string {
 		"frame-ancestors 'none'; form-action 'self'"
 }
 
-// allowStripe widens this response's policy for Stripe's Payment Element.
+// allowStripe widens this response's policy for Stripe's Payment Element,
+// and lets Stripe's frames use the Payment Request API (wallets).
 func allowStripe(c echo.Context) {
-	c.Response().Header().Set("Content-Security-Policy", contentSecurityPolicy(templ.GetNonce(c.Request().Context()), true))
+	h := c.Response().Header()
+	h.Set("Content-Security-Policy", contentSecurityPolicy(templ.GetNonce(c.Request().Context()), true))
+	h.Set("Permissions-Policy", `camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com")`)
 }
 
 func newNonce() string {

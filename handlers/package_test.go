@@ -103,7 +103,7 @@ func TestPackageSteps(t *testing.T) {
 			!strings.Contains(body, `content="3; url=/de/paying/package/BMBTI-1807?r=`+result+`&amp;step=depth_content"`) {
 			t.Errorf("after paying, the step does not move on to depth_content in 3 s: %s", body)
 		}
-		if body := b.get(base + result + "&step=add_packs").Body.String(); !strings.Contains(body, "Du hast diesen Service bereits gekauft") &&
+		if body := b.get(base + result + "&step=add_packs").Body.String(); !strings.Contains(body, "bereits gekauft") ||
 			!strings.Contains(body, `data-testid="package-owned"`) {
 			t.Errorf("a bought pack's step does not say so")
 		}
@@ -113,6 +113,17 @@ func TestPackageSteps(t *testing.T) {
 		}
 		if rec := b.postJSON("/pay/pay/order/payPackage", token, map[string]string{"orderNumber": order, "skuId": "mbti-pack-relationships"}); rec.Code != 400 {
 			t.Errorf("buying the pack again: %d %s", rec.Code, rec.Body.String())
+		}
+
+		// A pack is not a report: its order has no package list.
+		var packOrder string
+		for _, m := range regexp.MustCompile(`"orderNumber":"(SM[^"]+)"`).FindAllStringSubmatch(list, -1) {
+			if m[1] != order {
+				packOrder = m[1]
+			}
+		}
+		if rec := b.get("/api/exam/extra/package/list/" + packOrder); packOrder == "" || rec.Code != 404 {
+			t.Errorf("package list of the pack's own order %q: %d", packOrder, rec.Code)
 		}
 
 		// A pack's 3-D Secure step returns to the pack's own step.
@@ -131,7 +142,7 @@ func TestPackageSteps(t *testing.T) {
 		if !strings.Contains(last, `data-testid="package-access"`) || strings.Contains(last, `data-island="exit"`) {
 			t.Errorf("the last step: %s", last)
 		}
-		report := b.get("/de/report/result-free-test/BMBTI-1807?r=" + result).Body.String()
+		report := b.get("/de/report/result/BMBTI-1807?r=" + result).Body.String()
 		if strings.Count(report, `data-testid="pack-content"`) != 2 || !strings.Contains(report, `data-testid="see-packs"`) {
 			t.Errorf("the report does not show the bought pack and the way to the others")
 		}

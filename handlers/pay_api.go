@@ -16,6 +16,20 @@ import (
 // payCreate serves POST /pay/pay/order/create: price the order on the
 // server and start a payment. Any amount in the request is ignored.
 func (s *Server) payCreate(c echo.Context) error {
+	in, err := bindCreate(c)
+	if err != nil {
+		return err
+	}
+	created, err := s.Checkout.Create(c.Request().Context(), in, s.owns(c))
+	if err != nil {
+		return err
+	}
+	return s.apiOK(c, createdView(created))
+}
+
+// bindCreate reads what the card island sends to start a payment. Any
+// amount or currency in it is not read at all.
+func bindCreate(c echo.Context) (checkout.CreateInput, error) {
 	var req struct {
 		OrderNumber string `json:"orderNumber"`
 		SKUID       string `json:"skuId"`
@@ -23,15 +37,9 @@ func (s *Server) payCreate(c echo.Context) error {
 		PromoCode   string `json:"promoCode"`
 	}
 	if err := c.Bind(&req); err != nil {
-		return apiInvalid("body")
+		return checkout.CreateInput{}, apiInvalid("body")
 	}
-	created, err := s.Checkout.Create(c.Request().Context(), checkout.CreateInput{
-		OrderNumber: req.OrderNumber, SKUID: req.SKUID, Email: req.Email, PromoCode: req.PromoCode,
-	}, s.owns(c))
-	if err != nil {
-		return err
-	}
-	return s.apiOK(c, createdView(created))
+	return checkout.CreateInput{OrderNumber: req.OrderNumber, SKUID: req.SKUID, Email: req.Email, PromoCode: req.PromoCode}, nil
 }
 
 // sandbox returns the sandbox provider, or a 404 when another is set up.

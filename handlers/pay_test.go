@@ -122,10 +122,16 @@ func TestStripePaymentPage(t *testing.T) {
 		if strings.Contains(body, "sk_test_secret") || strings.Contains(body, "whsec_test") {
 			t.Fatal("a Stripe secret reached the browser")
 		}
-		for _, want := range []string{"script-src 'self' 'nonce-", "https://js.stripe.com", "frame-src https://js.stripe.com https://hooks.stripe.com", "connect-src 'self' https://api.stripe.com"} {
+		for _, want := range []string{"script-src 'self' 'nonce-", "https://js.stripe.com", "frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com", "connect-src 'self' https://api.stripe.com"} {
 			if !strings.Contains(csp, want) {
 				t.Errorf("CSP of the Stripe payment page lacks %q: %s", want, csp)
 			}
+		}
+		if pp := rec.Header().Get("Permissions-Policy"); !strings.Contains(pp, `payment=(self "https://js.stripe.com")`) {
+			t.Errorf("Permissions-Policy of the Stripe payment page: %s", pp)
+		}
+		if !strings.Contains(body, `"stripeAmount":`) || !strings.Contains(body, `"currency":"`) {
+			t.Error("the Payment Element is not given the server's amount and currency")
 		}
 		if csp := b.get("/ja/").Header().Get("Content-Security-Policy"); strings.Contains(csp, "stripe") {
 			t.Errorf("a page without the Payment Element allows Stripe: %s", csp)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
@@ -39,7 +40,8 @@ func (s *Server) packOffers(ctx context.Context, r store.Result) (map[string]pac
 	}
 	out := make(map[string]packOffer, len(skus))
 	for _, sku := range skus {
-		if packs.Name(sku.SKU.ID) == "" || !sku.Step.Valid {
+		if _, taken := out[sku.Step.String]; taken || !packs.Offered(sku.SKU) {
+			// One pack per step: the first in the catalogue's order.
 			continue
 		}
 		offer := packOffer{SKU: sku}
@@ -49,6 +51,22 @@ func (s *Server) packOffers(ctx context.Context, r store.Result) (map[string]pac
 			}
 		}
 		out[sku.Step.String] = offer
+	}
+	return out, nil
+}
+
+// ownedPacks are a result's paid pack orders with content here, oldest
+// first, whatever the catalogue sells today.
+func (s *Server) ownedPacks(ctx context.Context, resultID string) ([]store.Order, error) {
+	orders, err := s.Store.PackOrders(ctx, resultID)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.Order
+	for _, o := range orders {
+		if billing.Status(o.Status) == billing.Paid && packs.Name(o.SKUID.String) != "" {
+			out = append(out, o)
+		}
 	}
 	return out, nil
 }
@@ -82,12 +100,12 @@ func (s *Server) payingPackage(c echo.Context) error {
 	}
 	plan := packs.Plan(offered)
 	step := c.QueryParam("step")
-	if _, ok := offers[step]; !ok && step != packs.AccessProduct {
+	if !slices.Contains(plan, step) {
 		// No step, or one this buyer is not offered: the first of theirs.
 		return c.Redirect(http.StatusSeeOther, packageURL(c, r.ID, plan[0]))
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	reportHref := flowURL(c, "/report/result-free-test", r.ID)
+	reportHref := flowURL(c, "/report/result", r.ID)
 	p := views.PackagePage{Step: step, ReportHref: reportHref, ExitProps: exitProps(c, reportHref),
 		CSS: s.Assets.URL("static/css/checkout.css")}
 	for i, name := range plan {
@@ -100,10 +118,12 @@ func (s *Server) payingPackage(c echo.Context) error {
 		p.NextHref = packageURL(c, r.ID, next)
 	}
 	if step == packs.AccessProduct {
-		for _, st := range packs.Steps {
-			if offer, ok := offers[st]; ok && offer.Owned() {
-				p.Owned = append(p.Owned, tr(c).T("sku."+offer.SKU.SKU.ID+".name"))
-			}
+		owned, err := s.ownedPacks(ctx, r.ID)
+		if err != nil {
+			return err
+		}
+		for _, o := range owned {
+			p.Owned = append(p.Owned, tr(c).T("sku."+o.SKUID.String+".name"))
 		}
 		return s.render(c, http.StatusOK, views.Package(p))
 	}
@@ -142,8 +162,12 @@ func (s *Server) payingPackage(c echo.Context) error {
 	p.State, p.Email, p.Stripe = "offer", r.Email.String, s.Checkout.Provider.Name() == "stripe"
 	p.Props = s.checkoutProps(c, checkoutPayment{
 		OrderNumber: o.OrderNumber, SKUID: offer.SKU.SKU.ID, Email: r.Email.String, Total: p.Offer.Price,
-		CreateURL: "/pay/pay/order/payPackage", CheckURL: here + "&after=pay", FailedURL: p.NextHref,
+		Amount: offer.SKU.Amount, Currency: offer.SKU.Currency,
+		CreateURL: "/pay/pay/order/payPackage", CheckURL: here + "&after=pay", FailedURL: here + "#method",
 	})
+	if p.Stripe {
+		allowStripe(c)
+	}
 	return s.render(c, http.StatusOK, views.Package(p))
 }
 
@@ -156,18 +180,11 @@ func exitProps(c echo.Context, leaveHref string) map[string]any {
 // orderNumber is the paid report's order; the pack gets an order of its own,
 // whose number the answer carries. Any amount in the request is ignored.
 func (s *Server) payPackage(c echo.Context) error {
-	var req struct {
-		OrderNumber string `json:"orderNumber"`
-		SKUID       string `json:"skuId"`
-		Email       string `json:"email"`
-		PromoCode   string `json:"promoCode"`
+	in, err := bindCreate(c)
+	if err != nil {
+		return err
 	}
-	if err := c.Bind(&req); err != nil {
-		return apiInvalid("body")
-	}
-	created, err := s.Checkout.CreatePack(c.Request().Context(), checkout.CreateInput{
-		OrderNumber: req.OrderNumber, SKUID: req.SKUID, Email: req.Email, PromoCode: req.PromoCode,
-	}, s.owns(c))
+	created, err := s.Checkout.CreatePack(c.Request().Context(), in, s.owns(c))
 	if err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"selfmap/internal/apperr"
 	"selfmap/internal/billing"
+	"selfmap/internal/payment"
 	"selfmap/internal/store"
 	"selfmap/views"
 )
@@ -31,18 +32,23 @@ type checkoutProps struct {
 	// Stripe's Payment Element.
 	PublishableKey string `json:"publishableKey,omitempty"`
 	StripeLocale   string `json:"stripeLocale,omitempty"`
+	StripeAmount   int64  `json:"stripeAmount,omitempty"`
+	Currency       string `json:"currency,omitempty"`
 }
 
 // checkoutPayment is what a page selling one SKU passes to the checkout island.
 type checkoutPayment struct {
 	OrderNumber, SKUID, Email, PromoCode, Total string
+	// Amount and Currency are the server's price, for Stripe's element.
+	Amount   int64
+	Currency string
 	// CreateURL starts the payment; CheckURL is where a paid or failed
 	// attempt goes; FailedURL offers another method.
 	CreateURL, CheckURL, FailedURL string
 }
 
-// checkoutProps makes the checkout island's props. With Stripe, it also
-// lets this page load Stripe.js and its frames.
+// checkoutProps makes the checkout island's props; with Stripe, the caller
+// also lets the page load Stripe.js (allowStripe).
 func (s *Server) checkoutProps(c echo.Context, p checkoutPayment) checkoutProps {
 	st := state(c)
 	props := checkoutProps{
@@ -52,8 +58,8 @@ func (s *Server) checkoutProps(c echo.Context, p checkoutPayment) checkoutProps 
 		CheckURL: p.CheckURL, FailedURL: p.FailedURL, Messages: tr(c).Messages("checkout."),
 	}
 	if props.Provider == "stripe" {
-		allowStripe(c)
 		props.PublishableKey, props.StripeLocale = s.Config.StripePublishableKey, stripeLocale(st.Locale.Tag)
+		props.StripeAmount, props.Currency = payment.StripeAmount(p.Amount, p.Currency), strings.ToLower(p.Currency)
 	}
 	return props
 }
@@ -120,13 +126,16 @@ func (s *Server) payingPayment(c echo.Context) error {
 		PromoAction: st.LocalPath(c.Request().URL.Path), ResultID: r.ID, Email: r.Email.String, TotalDisplay: total,
 		Stripe: s.Checkout.Provider.Name() == "stripe", FailedHref: flowURL(c, "/paying/failed", r.ID),
 		Props: s.checkoutProps(c, checkoutPayment{
-			OrderNumber: o.OrderNumber, SKUID: sku.SKU.ID, Email: r.Email.String, PromoCode: applied, Total: total,
+			OrderNumber: o.OrderNumber, SKUID: sku.SKU.ID, Email: r.Email.String, PromoCode: applied, Total: total, Amount: q.Total, Currency: q.Currency,
 			CreateURL: "/pay/pay/order/create", CheckURL: flowURL(c, "/paying/check", r.ID), FailedURL: flowURL(c, "/paying/failed", r.ID),
 		}),
 		CSS: s.Assets.URL("static/css/checkout.css"),
 	}
 	if q.Discount > 0 {
 		page.Discount = mustFormat(q.Discount, q.Currency)
+	}
+	if page.Stripe {
+		allowStripe(c)
 	}
 	return s.render(c, http.StatusOK, views.Payment(page))
 }

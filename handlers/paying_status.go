@@ -37,7 +37,7 @@ func (s *Server) payingSuccess(c echo.Context) error {
 	if billing.Status(o.Status) != billing.Paid {
 		return c.Redirect(http.StatusSeeOther, flowURL(c, "/paying/check", r.ID))
 	}
-	return s.render(c, http.StatusOK, views.PayStatus(views.StatusPage{Kind: "success", Refresh: 3, Next: flowURL(c, "/report/result-free-test", r.ID)}))
+	return s.render(c, http.StatusOK, views.PayStatus(views.StatusPage{Kind: "success", Refresh: 3, Next: flowURL(c, "/report/result", r.ID)}))
 }
 
 // payingFailed serves /paying/failed/{p}: try again, or another method.

@@ -42,6 +42,9 @@ func (s *Server) routes(e *echo.Echo) {
 	get("/answer/email/:pair", s.answerEmail, s.requirePair)
 	e.POST("/answer/email/:pair", s.answerEmailPost, s.requirePair, writeLimit)
 	get("/report/result-free-test/:pair", s.resultFree, s.requirePair)
+	get("/report/result/:pair", s.reportResult, s.requirePair)
+	get("/report/result-download/:pair", s.reportDownload, s.requirePair)
+	e.POST("/report/rating/:pair", s.reportRating, s.requirePair, writeLimit)
 
 	// Checkout
 	get("/paying/buyreport/:pair", s.payingBuy, s.requirePair)
@@ -94,6 +97,7 @@ func (s *Server) routes(e *echo.Echo) {
 	api.GET("/exam/order/info/:orderNumber", s.apiOrderInfo, apiLimit)
 	api.GET("/exam/order/sku/check/:orderNumber", s.apiOrderSKUCheck, apiLimit)
 	api.GET("/exam/extra/package/list/:orderNumber", s.apiExtraPackageList, apiLimit)
+	api.POST("/exam/order/file/down/info", s.apiFileDownInfo, apiLimit, writeLimit)
 }
 
 // favicon sends browsers that ask for /favicon.ico to the theme's icon.

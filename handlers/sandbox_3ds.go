@@ -45,7 +45,7 @@ func (s *Server) sandbox3DSPost(c echo.Context) error {
 	next := st.LocalPath("/paying/check/"+st.Home.String()) + "?r=" + url.QueryEscape(o.ResultID)
 	if o.Kind == store.OrderPack {
 		// A pack goes back to its own step of the upsell.
-		sku, err := s.Store.GetSKU(c.Request().Context(), o.ExamID, o.SKUID.String, "*")
+		sku, err := s.Store.SKUByID(c.Request().Context(), o.SKUID.String)
 		if err != nil {
 			return err
 		}

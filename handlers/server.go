@@ -3,6 +3,7 @@
 package handlers
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net"
@@ -18,6 +19,8 @@ import (
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
+	"selfmap/internal/pdf"
+	"selfmap/internal/report"
 	"selfmap/internal/result"
 	"selfmap/internal/site"
 	"selfmap/internal/social"
@@ -42,6 +45,13 @@ type Deps struct {
 	Results  *result.Service
 	Checkout *checkout.Service
 	Social   *social.Service
+	// ReportStats are the report's figures from stored results, cached.
+	ReportStats *report.StatsCache
+	// QueuePDF asks for a report's PDF in a locale to be made (a job);
+	// nil makes it in the request (tests, tools).
+	QueuePDF func(ctx context.Context, resultID, locale string) error
+	// Printer prints the PDFs; nil when no Chromium was found.
+	Printer *pdf.Printer
 }
 
 // Server holds the dependencies every handler shares.

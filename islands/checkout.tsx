@@ -51,9 +51,12 @@ type Props = {
   messages: Messages;
   /** Not in the contract's props table yet: the promo code applied on the page, if the server passes it. */
   promoCode?: string;
-  /** With the stripe provider: the publishable key and the Payment Element's locale. */
+  /** With the stripe provider: the publishable key, the Payment Element's
+   * locale, and the server's price in Stripe's unit and lower-case currency. */
   publishableKey?: string;
   stripeLocale?: string;
+  stripeAmount?: number;
+  currency?: string;
 };
 
 type Created = { attemptId: string; provider: string; clientSecret?: string; total?: number; currency?: string };
@@ -127,10 +130,11 @@ function Lock() {
 }
 
 /**
- * Stripe's Payment Element: the order's PaymentIntent is created on our
- * server (which prices it), Stripe.js is loaded only now, and the card never
- * touches our pages. Stripe redirects to the status check, which follows the
- * webhook's verdict.
+ * Stripe's Payment Element, with the payment made only on Pay (Stripe's
+ * deferred-intent flow): the element shows the server's price, Pay checks
+ * the fields, our server creates and prices the PaymentIntent, and Stripe
+ * confirms it. Stripe.js loads only now; the card never touches our pages.
+ * Stripe redirects to the status check, which follows the webhook's verdict.
  */
 function StripeCheckout({ props, email }: { props: Props; email: string }) {
   const t = props.messages;
@@ -143,18 +147,16 @@ function StripeCheckout({ props, email }: { props: Props; email: string }) {
     let gone = false;
     (async () => {
       try {
-        const created = await postJSON<Created | null>(
-          props.createUrl,
-          { orderNumber: props.orderNumber, skuId: props.skuId, email: email.normalize("NFKC").trim(), promoCode: props.promoCode ?? "" },
-          props.csrf,
-        );
-        if (!created?.clientSecret || !props.publishableKey) throw new Error(t.stripe_failed);
+        if (!props.publishableKey || !props.stripeAmount || !props.currency) throw new Error(t.stripe_failed);
         const { loadStripe } = await import("@stripe/stripe-js/pure");
         const stripe = await loadStripe(props.publishableKey);
         if (!stripe) throw new Error(t.stripe_failed);
         if (gone || !mount.current) return;
         const elements = stripe.elements({
-          clientSecret: created.clientSecret,
+          mode: "payment",
+          amount: props.stripeAmount,
+          currency: props.currency,
+          allowedPaymentMethodTypes: ["card"],
           locale: (props.stripeLocale ?? "auto") as StripeElementLocale,
         });
         const element = elements.create("payment", { defaultValues: { billingDetails: { email } } });
@@ -174,7 +176,7 @@ function StripeCheckout({ props, email }: { props: Props; email: string }) {
     return () => {
       gone = true;
     };
-    // The payment is created once per page view.
+    // The element is made once per page view.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
@@ -184,12 +186,38 @@ function StripeCheckout({ props, email }: { props: Props; email: string }) {
     if (!r || phase !== "ready") return;
     setPhase("paying");
     setError("");
-    const { error: failed } = await r.stripe.confirmPayment({
-      elements: r.elements,
-      confirmParams: { return_url: new URL(props.checkUrl, location.href).href },
-    });
-    // confirmPayment only returns on an error; success leaves the page.
-    setError(failed?.message || t.failed_generic);
+    try {
+      const checked = await r.elements.submit();
+      if (checked.error) {
+        setError(checked.error.message || t.failed_generic);
+        setPhase("ready");
+        return;
+      }
+      let created: Created | null;
+      try {
+        created = await postJSON<Created | null>(
+          props.createUrl,
+          { orderNumber: props.orderNumber, skuId: props.skuId, email: email.normalize("NFKC").trim(), promoCode: props.promoCode ?? "" },
+          props.csrf,
+        );
+      } catch (err) {
+        setError(err instanceof Error && err.message && !/^HTTP \d+$/.test(err.message) ? err.message : t.create_failed);
+        setPhase("ready");
+        return;
+      }
+      if (!created?.clientSecret) throw new Error("");
+      const { error: failed } = await r.stripe.confirmPayment({
+        elements: r.elements,
+        clientSecret: created.clientSecret,
+        confirmParams: { return_url: new URL(props.checkUrl, location.href).href },
+      });
+      // confirmPayment only returns on an error; success leaves the page.
+      // Card and field errors are Stripe's own words, in the page's locale.
+      const own = failed && (failed.type === "card_error" || failed.type === "validation_error");
+      setError(own && failed.message ? failed.message : t.failed_generic);
+    } catch (err) {
+      setError(err instanceof TypeError || !navigator.onLine ? t.network : t.failed_generic);
+    }
     setPhase("ready");
   }
 

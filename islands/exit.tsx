@@ -11,15 +11,20 @@ type Props = { leaveHref: string; messages: Messages };
 function Confirm({ props, onDone }: { props: Props; onDone: () => void }) {
   const t = props.messages;
   const [open, setOpen] = useState(true);
-  const close = (next: boolean) => {
-    setOpen(next);
-    if (!next) onDone();
-  };
   return (
-    <Dialog.Root open={open} onOpenChange={close}>
+    <Dialog.Root open={open} onOpenChange={setOpen}>
       <Dialog.Portal>
         <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" data-testid="exit-dialog">
+        <Dialog.Content
+          className="dialog"
+          data-testid="exit-dialog"
+          onCloseAutoFocus={(e) => {
+            // No Dialog.Trigger here: hand focus back to the Leave link
+            // once the focus trap has let go.
+            e.preventDefault();
+            onDone();
+          }}
+        >
           <Dialog.Title className="dialog-title">{t.title}</Dialog.Title>
           <Dialog.Description className="dialog-text">{t.text}</Dialog.Description>
           <div className="dialog-actions">

@@ -31,7 +31,7 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 		return err
 	}
 	e := a.Handler
-	deps := jobs.Deps{Store: st, Logger: logger, Reconcile: a.Checkout.Reconcile}
+	deps := jobs.Deps{Store: st, Logger: logger, Reconcile: a.Checkout.Reconcile, RenderPDF: a.RenderPDF}
 	if cfg.MailURL != "" {
 		if deps.Mail, err = mail.NewSMTP(cfg.MailURL, cfg.MailFrom); err != nil {
 			return err
@@ -44,6 +44,7 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	if err := queue.Start(ctx); err != nil {
 		return err
 	}
+	a.UseQueue(queue)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {

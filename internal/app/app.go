@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/sessions"
@@ -30,8 +31,11 @@ import (
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
+	"selfmap/internal/jobs"
 	"selfmap/internal/money"
 	"selfmap/internal/payment"
+	"selfmap/internal/pdf"
+	"selfmap/internal/report"
 	"selfmap/internal/result"
 	"selfmap/internal/site"
 	"selfmap/internal/social"
@@ -55,6 +59,22 @@ const socialTTL = time.Minute
 type App struct {
 	Handler  *echo.Echo
 	Checkout *checkout.Service
+	// RenderPDF prints a paid report in a locale (the report_pdf job).
+	RenderPDF func(ctx context.Context, resultID, locale string) error
+
+	queue atomic.Pointer[jobs.Queue]
+}
+
+// UseQueue hands the job queue to the handlers once it exists: until then
+// (and in tests without one) a PDF is printed in the request.
+func (a *App) UseQueue(q *jobs.Queue) { a.queue.Store(q) }
+
+func (a *App) queuePDF(ctx context.Context, resultID, locale string) error {
+	q := a.queue.Load()
+	if q == nil {
+		return a.RenderPDF(ctx, resultID, locale)
+	}
+	return q.Insert(ctx, jobs.ReportPDFArgs{ResultID: resultID, Locale: locale}, nil)
 }
 
 // New builds the service.
@@ -102,26 +122,35 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
-	e, err := handlers.New(handlers.Deps{
-		Config:   cfg,
-		Store:    st,
-		Logger:   logger,
-		Catalog:  catalog,
-		Themes:   themeSet,
-		Assets:   files,
-		Islands:  bundles,
-		Exams:    exams,
-		Sites:    sites,
-		Sessions: newSessionStore(secret, cfg.SecureCookies()),
-		Metrics:  reg,
-		Results:  &result.Service{Store: st, Exams: exams, Now: time.Now},
-		Checkout: pay,
-		Social:   social.New(st, time.Now, socialTTL, logger),
-	})
+	printer, err := pdf.Find(cfg.ChromiumPath)
 	if err != nil {
+		logger.Warn("app: PDF reports are off", "err", err)
+	}
+	a := &App{Checkout: pay}
+	deps := handlers.Deps{
+		Config:      cfg,
+		Store:       st,
+		Logger:      logger,
+		Catalog:     catalog,
+		Themes:      themeSet,
+		Assets:      files,
+		Islands:     bundles,
+		Exams:       exams,
+		Sites:       sites,
+		Sessions:    newSessionStore(secret, cfg.SecureCookies()),
+		Metrics:     reg,
+		Results:     &result.Service{Store: st, Exams: exams, Now: time.Now},
+		Checkout:    pay,
+		Social:      social.New(st, time.Now, socialTTL, logger),
+		ReportStats: &report.StatsCache{Store: st, Now: time.Now, TTL: time.Minute},
+		QueuePDF:    a.queuePDF,
+		Printer:     printer,
+	}
+	a.RenderPDF = handlers.NewPDFRenderer(deps)
+	if a.Handler, err = handlers.New(deps); err != nil {
 		return nil, err
 	}
-	return &App{Handler: e, Checkout: pay}, nil
+	return a, nil
 }
 
 // newCheckout picks the payment provider. The sandbox's webhook secret is

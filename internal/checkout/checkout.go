@@ -18,6 +18,7 @@ import (
 	"selfmap/internal/apperr"
 	"selfmap/internal/billing"
 	"selfmap/internal/ids"
+	"selfmap/internal/packs"
 	"selfmap/internal/payment"
 	"selfmap/internal/store"
 	"selfmap/internal/validate"
@@ -167,8 +168,9 @@ var ErrPackOwned = apperr.BadRequest("pay.pack.owned", nil)
 
 // CreatePack starts paying for a pack of the upsell steps. in.OrderNumber is
 // the report order, which must be paid: packs add to a report. The pack gets
-// an order of its own (one per result and pack), priced and paid like the
-// report's through Create.
+// an order of its own (one per result and pack), priced for the buyer's
+// country and paid like the report's through Create; a promo code does not
+// apply to it.
 func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(string) bool) (Created, error) {
 	report, err := s.Order(ctx, in.OrderNumber, owns)
 	if err != nil {
@@ -177,8 +179,12 @@ func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(stri
 	if report.Kind != store.OrderReport || billing.Status(report.Status) != billing.Paid {
 		return Created{}, apperr.BadRequest("pay.pack.report_first", nil)
 	}
-	sku, err := s.Store.GetSKU(ctx, report.ExamID, in.SKUID, "*")
-	if errors.Is(err, store.ErrNotFound) || (err == nil && sku.Kind != store.OrderPack) {
+	r, err := s.Store.GetResult(ctx, report.ResultID)
+	if err != nil {
+		return Created{}, err
+	}
+	sku, err := s.Store.GetSKU(ctx, report.ExamID, in.SKUID, PriceCountry(r))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && !packs.Offered(sku.SKU)) {
 		return Created{}, apperr.BadRequest("pay.unknown_product", nil)
 	}
 	if err != nil {
@@ -198,7 +204,8 @@ func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(stri
 	if strings.TrimSpace(email) == "" {
 		email = report.Email.String
 	}
-	return s.Create(ctx, CreateInput{OrderNumber: pack.OrderNumber, SKUID: sku.SKU.ID, Email: email, PromoCode: in.PromoCode}, owns)
+	// Promo codes are for the report: a pack is always at its own price.
+	return s.Create(ctx, CreateInput{OrderNumber: pack.OrderNumber, SKUID: sku.SKU.ID, Email: email}, owns)
 }
 
 // sameOpenAttempt returns the order's open attempt when it is for the same
@@ -350,9 +357,11 @@ func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a stor
 		Subject: subject, Body: body, Ref: o.ID, Status: "queued", CreatedAt: now})
 }
 
-// Reconcile asks the provider about attempts left started for longer than
-// age (a lost webhook, a crash between the provider's answer and our
-// commit) and applies what it says through the same path as an event.
+// Reconcile asks the provider about attempts left untouched for longer
+// than age (a lost webhook, a crash between the provider's answer and our
+// commit) and applies what it says through the same path as an event. An
+// attempt still open is marked as asked, so the oldest open ones (a page
+// left with a payment started) cannot keep the others from being asked.
 func (s *Service) Reconcile(ctx context.Context, age time.Duration) (int, error) {
 	stale, err := s.Store.StaleAttempts(ctx, s.Now().Add(-age), 100)
 	if err != nil {
@@ -373,6 +382,10 @@ func (s *Service) Reconcile(ctx context.Context, age time.Duration) (int, error)
 		case payment.StateFailed:
 			ev.Kind, ev.FailureCode = payment.EventFailed, "reconciled_failure"
 		default:
+			// Still open: ask about the others first next time.
+			if err := s.Store.TouchAttempt(ctx, a.ID, s.Now()); err != nil {
+				return applied, err
+			}
 			continue
 		}
 		if err := s.apply(ctx, ev); err != nil {

@@ -44,6 +44,9 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	// LogLevel is debug, info, warn or error (LOG_LEVEL).
 	LogLevel string
+	// ChromiumPath is the browser that prints the PDF reports
+	// (CHROMIUM_PATH; default: chromium on the PATH).
+	ChromiumPath string
 	// StripeSecretKey and StripeWebhookSecret configure the stripe provider
 	// (STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET); StripePublishableKey
 	// (STRIPE_PUBLISHABLE_KEY) is the one key the browser sees, for the
@@ -88,6 +91,7 @@ func Load(getenv func(string) string) (Config, error) {
 		StripeSecretKey:      get("STRIPE_SECRET_KEY", ""),
 		StripeWebhookSecret:  get("STRIPE_WEBHOOK_SECRET", ""),
 		StripePublishableKey: get("STRIPE_PUBLISHABLE_KEY", ""),
+		ChromiumPath:         get("CHROMIUM_PATH", ""),
 		StripeAPIBase:        get("STRIPE_API_BASE", ""),
 		ShutdownTimeout:      20 * time.Second,
 	}
@@ -127,8 +131,8 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.PaymentProvider == "stripe" && (c.StripeSecretKey == "" || c.StripeWebhookSecret == "" || c.StripePublishableKey == "") {
 		errs = append(errs, errors.New("PAYMENT_PROVIDER=stripe needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY"))
 	}
-	if strings.HasPrefix(c.StripePublishableKey, "sk_") || strings.HasPrefix(c.StripePublishableKey, "rk_") {
-		errs = append(errs, errors.New("STRIPE_PUBLISHABLE_KEY holds a secret key: the browser would see it"))
+	if c.StripePublishableKey != "" && !strings.HasPrefix(c.StripePublishableKey, "pk_") {
+		errs = append(errs, errors.New("STRIPE_PUBLISHABLE_KEY must be a publishable key (pk_...): the browser sees it"))
 	}
 	if c.Env == EnvProd && len(c.SessionSecret) < 32 {
 		errs = append(errs, errors.New("SESSION_SECRET must be set to at least 32 characters in prod"))

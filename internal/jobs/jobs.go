@@ -39,6 +39,8 @@ type Deps struct {
 	Reconcile func(ctx context.Context, age time.Duration) (int, error)
 	// Mail delivers the outbox; nil keeps mail in the outbox.
 	Mail mail.Sender
+	// RenderPDF prints a paid report in a locale and keeps it.
+	RenderPDF func(ctx context.Context, resultID, locale string) error
 }
 
 func register(d Deps) (*river.Workers, []*river.PeriodicJob) {
@@ -60,6 +62,9 @@ func register(d Deps) (*river.Workers, []*river.PeriodicJob) {
 		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
 			func() (river.JobArgs, *river.InsertOpts) { return ReconcilePaymentsArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}))
+	}
+	if d.RenderPDF != nil {
+		river.AddWorker(workers, &ReportPDFWorker{Render: d.RenderPDF, Logger: d.Logger})
 	}
 	return workers, periodic
 }

@@ -4,9 +4,11 @@
 package packs
 
 import (
+	"slices"
 	"strings"
 
 	"selfmap/internal/exam/ipipneo"
+	"selfmap/internal/store"
 )
 
 // The steps of /paying/package, in order. A step is shown when it has an
@@ -54,6 +56,12 @@ var Facets = map[string][]string{
 	"relationships": {"A1", "A4", "A6", "E1", "N2"},
 	"career":        {"C4", "C5", "E3", "O5", "C2"},
 	"growth":        {"N1", "N6", "C1", "O4", "E6"},
+}
+
+// Offered reports whether a SKU is a pack the upsell can sell: a pack of a
+// step, with content here.
+func Offered(sku store.SKU) bool {
+	return sku.Kind == store.OrderPack && sku.Step.Valid && slices.Contains(Steps, sku.Step.String) && Name(sku.ID) != ""
 }
 
 // Name is the content name of a pack SKU ("mbti-pack-career" -> "career"),

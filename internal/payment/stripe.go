@@ -95,9 +95,9 @@ func (s *Stripe) Start(ctx context.Context, r Request) (Started, error) {
 	params := &stripe.PaymentIntentCreateParams{
 		Amount:   stripe.Int64(toStripeAmount(r.Amount, r.Currency)),
 		Currency: stripe.String(currency),
-		AutomaticPaymentMethods: &stripe.PaymentIntentCreateAutomaticPaymentMethodsParams{
-			Enabled: stripe.Bool(true),
-		},
+		// Cards only: they settle at once, so the status page never waits
+		// days for a delayed method, and the Payment Element offers the same.
+		PaymentMethodTypes: stripe.StringSlice([]string{"card"}),
 		// The webhook finds our attempt through this metadata; the order id
 		// is there for whoever reads the payment in Stripe's dashboard.
 		Metadata: map[string]string{
@@ -258,6 +258,10 @@ var stripeZeroDecimal = map[string]bool{
 var stripeThreeDecimal = map[string]bool{
 	"BHD": true, "JOD": true, "KWD": true, "OMR": true, "TND": true,
 }
+
+// StripeAmount is an amount of ours in Stripe's unit for the currency: what
+// the Payment Element is given before the payment exists.
+func StripeAmount(amount int64, currency string) int64 { return toStripeAmount(amount, currency) }
 
 // toStripeAmount converts an amount in our hundredths to Stripe's unit for
 // currency. A zero-decimal currency loses its hundredths, rounded half away

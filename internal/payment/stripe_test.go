@@ -69,13 +69,13 @@ func TestStripeMockStartAndState(t *testing.T) {
 		t.Fatalf("create body %q: %v", create.body, err)
 	}
 	for k, want := range map[string]string{
-		"amount":                             "1500", // JPY is zero-decimal at Stripe
-		"currency":                           "jpy",
-		"receipt_email":                      "buyer@example.com",
-		"description":                        "MBTI report",
-		"automatic_payment_methods[enabled]": "true",
-		"metadata[order_id]":                 "ord_1",
-		"metadata[attempt_id]":               "att_1",
+		"amount":                  "1500", // JPY is zero-decimal at Stripe
+		"currency":                "jpy",
+		"receipt_email":           "buyer@example.com",
+		"description":             "MBTI report",
+		"payment_method_types[0]": "card",
+		"metadata[order_id]":      "ord_1",
+		"metadata[attempt_id]":    "att_1",
 	} {
 		if got := form.Get(k); got != want {
 			t.Errorf("create %s = %q, want %q", k, got, want)

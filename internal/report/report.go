@@ -17,6 +17,10 @@ type Lean struct {
 	Percent int
 	// Level is how clear the lean is, 1 (very slight) to 5 (very clear).
 	Level int
+	// High is the letter of the domain's high pole, HighPercent the domain
+	// percentile: how a chart from High to the other letter places it.
+	High        string
+	HighPercent int
 }
 
 // LeanLevel reads how far a lean goes (50-99) as a level 1-5, in bands of
@@ -32,7 +36,7 @@ func Leans(r ipipneo.Result) []Lean {
 		if a.Domain == "N" {
 			continue // the identity, not a letter
 		}
-		l := Lean{Domain: a.Domain, Pole: a.High, Other: a.Low, Percent: a.HighPercent}
+		l := Lean{Domain: a.Domain, Pole: a.High, Other: a.Low, Percent: a.HighPercent, High: a.High, HighPercent: a.HighPercent}
 		if a.Letter == a.Low {
 			l.Pole, l.Other, l.Percent = a.Low, a.High, a.LowPercent
 		}

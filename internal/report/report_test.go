@@ -24,7 +24,7 @@ func TestLeansFollowTheLetters(t *testing.T) {
 		{Domain: "N", High: "T", Low: "A", Letter: "A", HighPercent: 20, LowPercent: 80},
 	}}
 	got := Leans(r)
-	want := []Lean{{"E", "I", "E", 88, 4}, {"O", "N", "S", 53, 1}, {"A", "F", "T", 99, 5}, {"C", "P", "J", 60, 2}}
+	want := []Lean{{"E", "I", "E", 88, 4, "E", 12}, {"O", "N", "S", 53, 1, "N", 53}, {"A", "F", "T", 99, 5, "F", 99}, {"C", "P", "J", 60, 2, "J", 40}}
 	if len(got) != len(want) {
 		t.Fatalf("Leans = %+v", got)
 	}

@@ -54,6 +54,17 @@ func (s *Store) ListSKUs(ctx context.Context, examID int, kind, country string) 
 	return out, nil
 }
 
+// SKUByID returns a SKU whether or not it is still on sale: what an order
+// bought stays what it was.
+func (s *Store) SKUByID(ctx context.Context, id string) (SKU, error) {
+	var out SKU
+	err := s.DB.GetContext(ctx, &out, s.DB.Rebind(`SELECT id, exam_id, product, kind, step, sort FROM skus WHERE id = ?`), id)
+	if err != nil {
+		return SKU{}, notFound("sku by id", err)
+	}
+	return out, nil
+}
+
 // GetSKU returns one active SKU of an exam, priced for a country.
 func (s *Store) GetSKU(ctx context.Context, examID int, id, country string) (PricedSKU, error) {
 	var out PricedSKU

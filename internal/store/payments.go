@@ -147,11 +147,21 @@ func (s *Store) OpenAttempt(ctx context.Context, orderID string) (Attempt, error
 func (s *Store) StaleAttempts(ctx context.Context, before time.Time, limit int) ([]Attempt, error) {
 	var out []Attempt
 	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts
-		WHERE status = ? AND provider_ref IS NOT NULL AND created_at < ? ORDER BY created_at LIMIT ?`), AttemptStarted, before.UTC(), limit)
+		WHERE status = ? AND provider_ref IS NOT NULL AND updated_at < ? ORDER BY updated_at LIMIT ?`), AttemptStarted, before.UTC(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: stale attempts: %w", err)
 	}
 	return out, nil
+}
+
+// TouchAttempt records that the provider was asked about an attempt that
+// is still open, so the next reconciliation asks about others first.
+func (s *Store) TouchAttempt(ctx context.Context, id string, now time.Time) error {
+	if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE payment_attempts SET updated_at = ? WHERE id = ? AND status = ?`),
+		now.UTC(), id, AttemptStarted); err != nil {
+		return fmt.Errorf("store: touch attempt: %w", err)
+	}
+	return nil
 }
 
 // RecordEvent notes a provider event in tx; false means it was applied
@@ -290,7 +300,7 @@ func (s *Store) MoveSandboxPayment(ctx context.Context, ref string, from []strin
 // CountPaidSince counts the orders paid since a time.
 func (s *Store) CountPaidSince(ctx context.Context, since time.Time) (int, error) {
 	var n int
-	err := s.DB.GetContext(ctx, &n, s.DB.Rebind(`SELECT COUNT(*) FROM orders WHERE status = 'paid' AND updated_at >= ?`), since.UTC())
+	err := s.DB.GetContext(ctx, &n, s.DB.Rebind(`SELECT COUNT(*) FROM orders WHERE status = 'paid' AND kind = 'report' AND updated_at >= ?`), since.UTC())
 	if err != nil {
 		return 0, fmt.Errorf("store: count paid: %w", err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -126,4 +127,17 @@ func (s *Store) RecentScores(ctx context.Context, examID, limit int) ([]string, 
 		return nil, fmt.Errorf("store: recent scores: %w", err)
 	}
 	return out, nil
+}
+
+// RatingFor is the accuracy rating given to a result, or 0.
+func (s *Store) RatingFor(ctx context.Context, resultID string) (int, error) {
+	var score int
+	err := s.DB.GetContext(ctx, &score, s.DB.Rebind(`SELECT score FROM ratings WHERE result_id = ?`), resultID)
+	if err != nil {
+		if err := notFound("rating", err); errors.Is(err, ErrNotFound) {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("store: rating: %w", err)
+	}
+	return score, nil
 }

@@ -115,7 +115,8 @@ func (s *Store) GetResultIn(ctx context.Context, q sqlx.QueryerContext, id strin
 	return r, nil
 }
 
-// SetResultEmail records the e-mail address of a result and of its orders.
+// SetResultEmail records the e-mail address of a result and of its orders
+// not yet paid.
 func (s *Store) SetResultEmail(ctx context.Context, id, email string, now time.Time) error {
 	return s.InTx(ctx, func(tx *sqlx.Tx) error {
 		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE results SET email = ?, updated_at = ? WHERE id = ?`), email, now.UTC(), id)
@@ -125,7 +126,9 @@ func (s *Store) SetResultEmail(ctx context.Context, id, email string, now time.T
 		if n, _ := res.RowsAffected(); n == 0 {
 			return ErrNotFound
 		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET email = ?, updated_at = ? WHERE result_id = ?`), email, now.UTC(), id); err != nil {
+		// An order paid for keeps the address its receipt went to.
+		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET email = ?, updated_at = ? WHERE result_id = ?
+			AND status NOT IN ('paid', 'refunded')`), email, now.UTC(), id); err != nil {
 			return fmt.Errorf("store: set order email: %w", err)
 		}
 		return nil
@@ -187,7 +190,7 @@ func (s *Store) PackOrder(ctx context.Context, o Order) (Order, error) {
 	o.Kind = OrderPack
 	if _, err := s.DB.NamedExecContext(ctx, `INSERT INTO orders (id, order_number, result_id, exam_id, kind, status, email, sku_id,
 		created_at, updated_at) VALUES (:id, :order_number, :result_id, :exam_id, :kind, :status, :email, :sku_id, :created_at, :updated_at)
-		ON CONFLICT DO NOTHING`, o); err != nil {
+		ON CONFLICT (result_id, sku_id) WHERE kind = 'pack' DO NOTHING`, o); err != nil {
 		return Order{}, fmt.Errorf("store: open pack order: %w", err)
 	}
 	var out Order

@@ -95,7 +95,7 @@ func (s *Store) RecentActivity(ctx context.Context, examID int, since time.Time,
 		return nil, fmt.Errorf("store: recent results: %w", err)
 	}
 	if err := s.DB.SelectContext(ctx, &paid, s.DB.Rebind(`SELECT 'unlocked' AS kind, COALESCE(country, '') AS country, updated_at AS at
-		FROM orders WHERE exam_id = ? AND status = 'paid' AND updated_at >= ? ORDER BY updated_at DESC LIMIT ?`), examID, since.UTC(), limit); err != nil {
+		FROM orders WHERE exam_id = ? AND kind = 'report' AND status = 'paid' AND updated_at >= ? ORDER BY updated_at DESC LIMIT ?`), examID, since.UTC(), limit); err != nil {
 		return nil, fmt.Errorf("store: recent orders: %w", err)
 	}
 	all := append(done, paid...)

@@ -5,3 +5,5 @@
 ALTER TABLE orders ADD COLUMN kind TEXT NOT NULL DEFAULT 'report';
 CREATE UNIQUE INDEX orders_pack ON orders (result_id, sku_id) WHERE kind = 'pack';
 CREATE INDEX orders_result_kind ON orders (result_id, kind);
+-- orders_result_kind serves every lookup orders_result_id did.
+DROP INDEX orders_result_id;

@@ -1,0 +1,279 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/billing"
+	"selfmap/internal/exam/ipipneo"
+	"selfmap/internal/geo"
+	"selfmap/internal/i18n"
+	"selfmap/internal/packs"
+	"selfmap/internal/report"
+	"selfmap/internal/store"
+	"selfmap/views"
+)
+
+// reportAccess finds the result a report screen is about and how its links
+// carry it on: a report link (?t=, anyone holding the link) or the browser
+// that took the test (?r=). A report that is not paid, or a token that opens
+// nothing, answers exactly like a missing page; the test-taker's own browser
+// is sent to the product page instead.
+func (s *Server) reportAccess(c echo.Context) (store.Result, url.Values, error) {
+	ctx := c.Request().Context()
+	if token := c.QueryParam("t"); token != "" {
+		if len(token) > 128 {
+			return store.Result{}, nil, notFound()
+		}
+		r, err := s.Store.ResultForToken(ctx, token)
+		if errors.Is(err, store.ErrNotFound) {
+			return store.Result{}, nil, notFound()
+		}
+		if err != nil {
+			return store.Result{}, nil, err
+		}
+		if !s.reportPaid(ctx, r.ID) {
+			return store.Result{}, nil, notFound()
+		}
+		return r, url.Values{"t": {token}}, nil
+	}
+	r, err := s.flowResult(c)
+	if err != nil {
+		return store.Result{}, nil, err
+	}
+	if !s.reportPaid(ctx, r.ID) {
+		return store.Result{}, nil, redirectError{to: flowURL(c, "/paying/buyreport", r.ID)}
+	}
+	return r, url.Values{"r": {r.ID}}, nil
+}
+
+func (s *Server) reportPaid(ctx context.Context, resultID string) bool {
+	o, err := s.Store.OrderForResult(ctx, resultID)
+	return err == nil && billing.Status(o.Status) == billing.Paid
+}
+
+// reportURL is a report screen of the request's pair and locale.
+func reportURL(c echo.Context, screen string, q url.Values) string {
+	return state(c).LocalPath(screen+"/"+pair(c).String()) + "?" + q.Encode()
+}
+
+// reportResult serves /report/result/{p}: the full report, in two tabs.
+func (s *Server) reportResult(c echo.Context) error {
+	r, q, err := s.reportAccess(c)
+	if err != nil {
+		return flowError(c, err)
+	}
+	p, err := s.reportPage(c.Request().Context(), tr(c), state(c).Locale, r)
+	if err != nil {
+		return err
+	}
+	tab := c.QueryParam("tab")
+	if tab != "dimensions" {
+		tab = "overview"
+	}
+	with := func(k, v string) url.Values {
+		out := url.Values{}
+		for key, vals := range q {
+			out[key] = vals
+		}
+		out.Set(k, v)
+		return out
+	}
+	p.Tab = tab
+	p.OverviewHref = reportURL(c, "/report/result", q)
+	p.DimensionsHref = reportURL(c, "/report/result", with("tab", "dimensions"))
+	p.DownloadHref = reportURL(c, "/report/result-download", q)
+	p.RatingAction = reportURL(c, "/report/rating", q)
+	p.TestsHref = state(c).LocalPath("/tests/" + pair(c).String())
+	p.CSS = s.Assets.URL("static/css/report.css")
+	p.Share = shareLinks(s.Config.BaseURL+state(c).LocalPath("/types/"+pair(c).String()+"/"+strings.ToLower(p.Letters)), p.Title)
+	if q.Get("r") != "" {
+		p.PacksHref = s.unboughtPacksHref(c, r)
+	}
+	p.Rated = s.ratingOf(c.Request().Context(), r.ID)
+	if e := c.QueryParam("rating"); e == "invalid" {
+		p.RatingError = "report.page.rating_invalid"
+	}
+	c.Response().Header().Set("Cache-Control", "private, no-store")
+	c.Response().Header().Set("Referrer-Policy", "no-referrer")
+	return s.render(c, http.StatusOK, views.Report(p))
+}
+
+// unboughtPacksHref leads to the upsell when a pack is left to buy.
+func (s *Server) unboughtPacksHref(c echo.Context, r store.Result) string {
+	offers, err := s.packOffers(c.Request().Context(), r)
+	if err != nil {
+		return ""
+	}
+	for _, o := range offers {
+		if !o.Owned() {
+			return flowURL(c, "/paying/package", r.ID)
+		}
+	}
+	return ""
+}
+
+// reportPage builds the report of a paid result in a locale: the web page
+// and the PDF share it.
+func (s *Server) reportPage(ctx context.Context, t *i18n.Translator, l i18n.Locale, r store.Result) (views.ReportPage, error) {
+	var scored ipipneo.Result
+	if err := json.Unmarshal([]byte(r.Scores), &scored); err != nil {
+		return views.ReportPage{}, fmt.Errorf("handlers: scores of result %s: %w", r.ID, err)
+	}
+	stats, err := s.ReportStats.Get(ctx, r.ExamID)
+	if err != nil {
+		return views.ReportPage{}, err
+	}
+	o, err := s.Store.OrderForResult(ctx, r.ID)
+	if err != nil {
+		return views.ReportPage{}, err
+	}
+	letters, identity, _ := strings.Cut(scored.Type, "-")
+	pop := stats.Population(letters)
+	percent := func(v float64) string { return formatPercent(v, l.Tag) }
+	p := views.ReportPage{
+		Name: strings.TrimSpace(r.FirstName.String), Order: o.OrderNumber, Date: r.CreatedAt.Format("2006-01-02"),
+		Type: scored.Type, Letters: letters, Title: t.T("type." + letters + ".title"), Summary: t.T("type." + letters + ".summary"),
+		IdentityName: t.T("identity." + identity + ".name"), IdentitySummary: t.T("identity." + identity + ".summary"),
+		Keywords:      t.T("report.keywords." + letters),
+		PopulationAll: percent(pop.All), PopulationMale: percent(pop.Male), PopulationFemale: percent(pop.Female),
+		PopulationN: stats.Results, NormGroup: scored.NormGroup, Neighbours: strings.Join(scored.Neighbours, ", "),
+		RecentN: len(stats.Recent["E"]), Minutes: r.DurationSeconds / 60, Seconds: r.DurationSeconds % 60,
+		Strengths: t.T("typeprofile." + letters + ".strengths"), Challenges: t.T("typeprofile." + letters + ".challenges"),
+		Work: t.T("typeprofile." + letters + ".work"), Relationships: t.T("typeprofile." + letters + ".relationships"),
+		Growth: t.T("typeprofile." + letters + ".growth"),
+	}
+	for _, ln := range report.Leans(scored) {
+		low := ln.Other
+		if ln.Pole != ln.High {
+			low = ln.Pole
+		}
+		p.Leans = append(p.Leans, views.ReportLean{Domain: ln.Domain, High: ln.High, Low: low, HighPercent: ln.HighPercent,
+			Pole: ln.Pole, Percent: ln.Percent, Level: ln.Level, Text: t.T("report.pole." + ln.Pole + ".level" + strconv.Itoa(ln.Level))})
+	}
+	for _, d := range []string{"O", "C", "E", "A", "N"} {
+		sc := scored.Domains[d]
+		rank := -1
+		if p.RecentN > 0 {
+			rank = stats.Rank(d, sc.Percentile)
+		}
+		p.Domains = append(p.Domains, views.ReportScale{Code: d, Name: t.T("domain." + d + ".name"), Percentile: sc.Percentile,
+			Text: t.T("report.domain." + d + "." + ipipneo.Band(sc.Percentile)), Rank: rank})
+		g := views.ReportFacets{Domain: t.T("domain." + d + ".name")}
+		for f := 1; f <= 6; f++ {
+			code := d + strconv.Itoa(f)
+			fs := scored.Facets[code]
+			g.Facets = append(g.Facets, views.ReportScale{Code: code, Name: t.T("facet." + code), Percentile: fs.Percentile,
+				Text: t.T("report.facet." + code + "." + ipipneo.Band(fs.Percentile))})
+		}
+		p.Facets = append(p.Facets, g)
+	}
+	names := map[string]string{}
+	for _, c := range geo.Countries(l.Tag) {
+		names[c.Code] = c.Name
+	}
+	for _, c := range stats.Countries {
+		p.Countries = append(p.Countries, views.ReportCountry{Name: names[c.Country], Count: c.N})
+	}
+	if p.Packs, err = s.boughtPacks(ctx, t, r, scored); err != nil {
+		return views.ReportPage{}, err
+	}
+	return p, nil
+}
+
+// boughtPacks are the sections of the packs a result's buyer has paid for,
+// chosen by their facet scores.
+func (s *Server) boughtPacks(ctx context.Context, t *i18n.Translator, r store.Result, scored ipipneo.Result) ([]views.PackContent, error) {
+	owned, err := s.ownedPacks(ctx, r.ID)
+	if err != nil {
+		return nil, err
+	}
+	percentiles := make(map[string]int, len(scored.Facets))
+	for code, sc := range scored.Facets {
+		percentiles[code] = sc.Percentile
+	}
+	var out []views.PackContent
+	for _, o := range owned {
+		sku := o.SKUID.String
+		name := packs.Name(sku)
+		pc := views.PackContent{Name: t.T("sku." + sku + ".name"), Intro: t.T("pack." + name + ".intro")}
+		for _, sec := range packs.Sections(name, percentiles) {
+			pc.Sections = append(pc.Sections, views.PackSection{Facet: t.T("facet." + sec.Facet), Percent: sec.Percentile, Text: t.T(sec.Key)})
+		}
+		out = append(out, pc)
+	}
+	return out, nil
+}
+
+// shareTargets are the spec's share targets, each given the public page of
+// the reader's type (never the report) and its title.
+var shareTargets = []struct{ name, format string }{
+	{"Facebook", "https://www.facebook.com/sharer/sharer.php?u=%[1]s"},
+	{"X (Twitter)", "https://twitter.com/intent/tweet?url=%[1]s&text=%[2]s"},
+	{"LinkedIn", "https://www.linkedin.com/sharing/share-offsite/?url=%[1]s"},
+	{"Pinterest", "https://pinterest.com/pin/create/button/?url=%[1]s&description=%[2]s"},
+	{"Medium", "https://medium.com/new-story?url=%[1]s"},
+	{"Instagram", "https://www.instagram.com/?url=%[1]s"},
+}
+
+func shareLinks(page, title string) []views.ShareLink {
+	out := make([]views.ShareLink, len(shareTargets))
+	for i, s := range shareTargets {
+		out[i] = views.ShareLink{Name: s.name, Href: fmt.Sprintf(s.format, url.QueryEscape(page), url.QueryEscape(title))}
+	}
+	return out
+}
+
+// ratingOf is the accuracy rating a result was given, or 0.
+func (s *Server) ratingOf(ctx context.Context, resultID string) int {
+	score, err := s.Store.RatingFor(ctx, resultID)
+	if err != nil {
+		s.Logger.WarnContext(ctx, "report: read rating", "result", resultID, "err", err)
+	}
+	return score
+}
+
+// reportRating serves POST /report/rating/{p}: how accurate the reader
+// finds the report, 1 to 5, stored once per result (a second rating
+// replaces the first). It feeds the landing pages' user-rated accuracy.
+func (s *Server) reportRating(c echo.Context) error {
+	r, q, err := s.reportAccess(c)
+	if err != nil {
+		return flowError(c, err)
+	}
+	score, err := strconv.Atoi(c.FormValue("score"))
+	if err != nil || score < 1 || score > 5 {
+		bad := url.Values{}
+		for k, v := range q {
+			bad[k] = v
+		}
+		bad.Set("rating", "invalid")
+		return c.Redirect(http.StatusSeeOther, reportURL(c, "/report/result", bad)+"#r-rating")
+	}
+	if err := s.Store.SaveRating(c.Request().Context(), r.ID, score, s.Checkout.Now()); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, reportURL(c, "/report/result", q)+"#r-rating")
+}
+
+// formatPercent writes a share with one decimal as the locale writes
+// percentages: 6.3% in English, Chinese, Japanese and Korean, 6,3 % in
+// French, Spanish and German (a no-break space), 6,3% in Portuguese.
+func formatPercent(v float64, tag string) string {
+	n := strconv.FormatFloat(v, 'f', 1, 64)
+	switch tag {
+	case "fr", "es", "de":
+		return strings.Replace(n, ".", ",", 1) + "\u00a0%"
+	case "pt":
+		return strings.Replace(n, ".", ",", 1) + "%"
+	}
+	return n + "%"
+}

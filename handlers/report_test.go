@@ -1,0 +1,175 @@
+package handlers_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"selfmap/internal/store"
+	"selfmap/internal/store/storetest"
+)
+
+// The full report opens for the browser that took the test and for a
+// report link, and for nobody else; its two tabs carry every section, the
+// figures come from stored results, and the rating is kept.
+func TestFullReport(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
+		token := b.csrfToken("/")
+		result, _ := b.paidReport(token)
+
+		page := b.get("/report/result/BMBTI-1807?r=" + result)
+		body := page.Body.String()
+		if page.Code != 200 {
+			t.Fatalf("report: %d", page.Code)
+		}
+		for _, want := range []string{`data-testid="type-code"`, `data-testid="keywords"`, `data-testid="population"`,
+			`data-testid="tab-dimensions"`, `data-testid="about-test"`, "International Personality Item Pool", `data-testid="rating"`,
+			"%2Ftypes%2FBMBTI-1807%2F", `data-testid="download-pdf"`} {
+			if !strings.Contains(body, want) {
+				t.Errorf("overview lacks %s", want)
+			}
+		}
+		if strings.Contains(body, "report.") || strings.Contains(body, "typeprofile.") {
+			t.Error("a message id is shown instead of its text")
+		}
+		if strings.Contains(body, "?r="+result+"&amp;") && strings.Contains(body, "facebook.com/sharer/sharer.php?u=") &&
+			strings.Contains(body, "sharer.php?u="+url.QueryEscape("http://selfmap.test/report")) {
+			t.Error("a share link carries the private report")
+		}
+		dims := b.get("/report/result/BMBTI-1807?tab=dimensions&r=" + result).Body.String()
+		if n := strings.Count(dims, `class="lean"`); n != 4 {
+			t.Errorf("%d letters in the dimension analysis, want 4", n)
+		}
+		if n := strings.Count(dims, `class="scale scale-small"`); n != 30 {
+			t.Errorf("%d facets, want 30", n)
+		}
+		for _, want := range []string{`data-testid="ranking"`, `data-testid="countries"`, "120"} {
+			if !strings.Contains(dims, want) {
+				t.Errorf("dimensions lack %s", want)
+			}
+		}
+
+		// A report link opens it for anyone holding it; a wrong one is a
+		// missing page, as is the link of a report nobody paid for.
+		ctx := context.Background()
+		if err := s.AddReportLink(ctx, s.DB, result, "link-token-1", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		stranger := &browser{t: t, e: b.e, cookies: map[string]*http.Cookie{}}
+		stranger.csrfToken("/")
+		if rec := stranger.get("/ko/report/result/BMBTI-1807?t=link-token-1"); rec.Code != 200 || !strings.Contains(rec.Body.String(), `lang="ko"`) {
+			t.Errorf("report link: %d", rec.Code)
+		}
+		missing := stranger.get("/report/result/BMBTI-1807?t=no-such-token")
+		if missing.Code != 404 {
+			t.Errorf("a wrong token: %d", missing.Code)
+		}
+		if rec := stranger.get("/report/result/BMBTI-1807?r=" + result); rec.Code != 404 {
+			t.Errorf("someone else's report by id: %d", rec.Code)
+		}
+		unpaid := b.postJSON("/api/exam/order/info", token, submission(t, func(i int) int { return 1 }))
+		var sub struct{ Data struct{ ResultID string } }
+		if err := jsonDecode(unpaid.Body.Bytes(), &sub); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.AddReportLink(ctx, s.DB, sub.Data.ResultID, "unpaid-token", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if rec := stranger.get("/report/result/BMBTI-1807?t=unpaid-token"); rec.Code != 404 {
+			t.Errorf("the link of an unpaid report: %d", rec.Code)
+		}
+		if rec := b.get("/report/result/BMBTI-1807?r=" + sub.Data.ResultID); rec.Code != 303 || !strings.Contains(rec.Header().Get("Location"), "/paying/buyreport/") {
+			t.Errorf("an unpaid report for its own browser: %d %s", rec.Code, rec.Header().Get("Location"))
+		}
+
+		// The accuracy rating: out of range is refused, 1-5 is kept once.
+		rec := b.postForm("/report/rating/BMBTI-1807?r="+result, url.Values{"_csrf": {token}, "score": {"9"}})
+		if loc := rec.Header().Get("Location"); rec.Code != 303 || !strings.Contains(loc, "rating=invalid") {
+			t.Errorf("rating 9: %d %s", rec.Code, loc)
+		}
+		for _, score := range []string{"2", "4"} {
+			if rec := b.postForm("/report/rating/BMBTI-1807?r="+result, url.Values{"_csrf": {token}, "score": {score}}); rec.Code != 303 {
+				t.Fatalf("rating %s: %d", score, rec.Code)
+			}
+		}
+		var got int
+		if err := s.DB.Get(&got, s.DB.Rebind(`SELECT score FROM ratings WHERE result_id = ?`), result); err != nil || got != 4 {
+			t.Errorf("stored rating %d (%v), want the last one, 4", got, err)
+		}
+		if !strings.Contains(b.get("/report/result/BMBTI-1807?r="+result).Body.String(), `data-testid="rating-thanks"`) {
+			t.Error("no thanks after rating")
+		}
+		if rec := stranger.postForm("/report/rating/BMBTI-1807?r="+result, url.Values{"_csrf": {token}, "score": {"1"}}); rec.Code == 303 {
+			t.Error("a stranger rated someone else's report")
+		}
+	})
+}
+
+// The PDF: printed by Chromium from the report's own markup, named after
+// the order, several pages, its Korean text readable by pdftotext, made
+// once and then served from the database.
+func TestReportPDF(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("CI") != "true" {
+		t.Skip("chromium is not installed")
+	}
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
+		token := b.csrfToken("/ko/")
+		result, order := b.paidReport(token)
+
+		rec := b.get("/ko/report/result-download/BMBTI-1807?r=" + result)
+		if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/pdf" {
+			t.Fatalf("download: %d %s %.300s", rec.Code, rec.Header().Get("Content-Type"), rec.Body.String())
+		}
+		if cd := rec.Header().Get("Content-Disposition"); !strings.Contains(cd, order) {
+			t.Errorf("file name %q lacks the order number %s", cd, order)
+		}
+		pdf := rec.Body.Bytes()
+		var pages int
+		if err := s.DB.Get(&pages, s.DB.Rebind(`SELECT pages FROM report_pdfs WHERE result_id = ? AND locale = 'ko'`), result); err != nil || pages < 4 {
+			t.Errorf("pages %d (%v), want a multi-page report", pages, err)
+		}
+		if _, err := exec.LookPath("pdftotext"); err == nil || os.Getenv("CI") == "true" {
+			cmd := exec.Command("pdftotext", "-", "-")
+			cmd.Stdin = bytes.NewReader(pdf)
+			text, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range []string{"성격", order} {
+				if !strings.Contains(string(text), want) {
+					t.Errorf("the PDF's text lacks %q", want)
+				}
+			}
+			if dir := os.Getenv("PDF_ARTIFACTS"); dir != "" {
+				os.WriteFile(dir+"/report-ko.pdf", pdf, 0o644) //nolint:errcheck // a look, not a check
+			}
+		}
+		again := b.get("/ko/report/result-download/BMBTI-1807?r=" + result)
+		if !bytes.Equal(again.Body.Bytes(), pdf) {
+			t.Error("the second download printed a new PDF instead of serving the kept one")
+		}
+		info := b.postJSON("/api/exam/order/file/down/info?hl=KR", token, map[string]string{"orderNumber": order}).Body.String()
+		if !strings.Contains(info, `"status":"ready"`) || !strings.Contains(info, `"locale":"ko"`) {
+			t.Errorf("file info: %s", info)
+		}
+		other := &browser{t: t, e: b.e, cookies: map[string]*http.Cookie{}}
+		otherToken := other.csrfToken("/")
+		if rec := other.postJSON("/api/exam/order/file/down/info", otherToken, map[string]string{"orderNumber": order}); rec.Code != 404 {
+			t.Errorf("a stranger's file info: %d", rec.Code)
+		}
+		if rec := other.get("/report/result-download/BMBTI-1807?r=" + result); rec.Code != 404 {
+			t.Errorf("a stranger's download: %d", rec.Code)
+		}
+	})
+}
+
+func jsonDecode(b []byte, into any) error { return json.Unmarshal(b, into) }
