@@ -70,11 +70,6 @@ func Migrations(d Dialect) ([]Migration, error) {
 		out = append(out, m)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Version < out[j].Version })
-	for i, m := range out {
-		if m.Version != i+1 {
-			return nil, fmt.Errorf("store: migration %d is missing", i+1)
-		}
-	}
 	return out, nil
 }
 
@@ -103,28 +98,45 @@ func (s *Store) ensureMigrationsTable(ctx context.Context) error {
 }
 
 // Migrate applies every migration the database lacks, each in its own
-// transaction, and refuses a database newer than this binary. Several
-// instances may start at once: on PostgreSQL an advisory lock lets one apply
-// a step while the others wait and then find it done; on SQLite the
-// immediate transaction does the same.
+// transaction, and refuses a database that holds a migration this binary
+// does not know. Numbers are reserved per branch of work and may land out of
+// order, so a gap is allowed and a lower number that arrives later is
+// applied after the higher ones it missed. Several instances may start at
+// once: on PostgreSQL an advisory lock lets one apply a step while the others
+// wait and then find it done; on SQLite the immediate transaction does the
+// same.
 func (s *Store) Migrate(ctx context.Context) (applied []int, err error) {
 	all, err := Migrations(s.Dialect)
 	if err != nil {
 		return nil, err
 	}
-	current, err := s.SchemaVersion(ctx)
-	if err != nil {
+	if err := s.ensureMigrationsTable(ctx); err != nil {
 		return nil, err
 	}
-	if current > len(all) {
-		return nil, ErrSchemaTooNew{Database: current, Known: len(all)}
+	var done []int
+	if err := s.DB.SelectContext(ctx, &done, `SELECT version FROM schema_migrations ORDER BY version`); err != nil {
+		return nil, fmt.Errorf("store: read applied migrations: %w", err)
 	}
-	for _, m := range all[current:] {
-		done, err := s.applyMigration(ctx, m)
+	known := map[int]bool{}
+	for _, m := range all {
+		known[m.Version] = true
+	}
+	have := map[int]bool{}
+	for _, v := range done {
+		if !known[v] {
+			return nil, ErrSchemaTooNew{Database: done[len(done)-1], Known: all[len(all)-1].Version}
+		}
+		have[v] = true
+	}
+	for _, m := range all {
+		if have[m.Version] {
+			continue
+		}
+		ok, err := s.applyMigration(ctx, m)
 		if err != nil {
 			return applied, err
 		}
-		if done {
+		if ok {
 			applied = append(applied, m.Version)
 		}
 	}
