@@ -21,6 +21,7 @@ import (
 	"selfmap/internal/result"
 	"selfmap/internal/site"
 	"selfmap/internal/store"
+	"selfmap/internal/support"
 	"selfmap/internal/theme"
 	"selfmap/internal/web"
 )
@@ -40,6 +41,7 @@ type Deps struct {
 	Metrics  *prometheus.Registry
 	Results  *result.Service
 	Checkout *checkout.Service
+	Support  *support.Service
 }
 
 // Server holds the dependencies every handler shares.

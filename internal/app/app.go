@@ -35,6 +35,7 @@ import (
 	"selfmap/internal/result"
 	"selfmap/internal/site"
 	"selfmap/internal/store"
+	"selfmap/internal/support"
 	"selfmap/internal/theme"
 	"selfmap/locales"
 	"selfmap/static"
@@ -111,6 +112,7 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 		Metrics:  reg,
 		Results:  &result.Service{Store: st, Exams: exams, Now: time.Now},
 		Checkout: pay,
+		Support:  &support.Service{Store: st, Now: time.Now, To: cfg.SupportEmail},
 	})
 	if err != nil {
 		return nil, err

@@ -1,0 +1,171 @@
+package handlers
+
+import (
+	"errors"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/apperr"
+	"selfmap/internal/content"
+	"selfmap/internal/i18n"
+	"selfmap/internal/store"
+)
+
+// apiHelpArticle is a help article as the API returns it; Content (the
+// article's text, marks as in internal/content) only from the info call.
+type apiHelpArticle struct {
+	ID           string    `json:"id"`
+	Section      string    `json:"section"`
+	SectionTitle string    `json:"sectionTitle"`
+	Title        string    `json:"title"`
+	Summary      string    `json:"summary"`
+	Content      string    `json:"content,omitempty"`
+	Locale       string    `json:"locale"`
+	Sort         int       `json:"sort"`
+	UpdatedAt    time.Time `json:"updatedAt"`
+}
+
+func helpJSON(tr *i18n.Translator, a store.HelpArticle, withContent bool) apiHelpArticle {
+	out := apiHelpArticle{ID: a.Slug, Section: a.Section, SectionTitle: tr.T("help.sections." + a.Section), Title: a.Title,
+		Summary: content.Summary(content.Plain(a.Body), 160), Locale: a.Locale, Sort: a.Sort, UpdatedAt: a.UpdatedAt}
+	if withContent {
+		out.Content = a.Body
+	}
+	return out
+}
+
+// apiHelpList serves GET /api/app/help/list/{examId}/{hl}: the help
+// centre's articles in a language, in display order.
+func (s *Server) apiHelpList(c echo.Context) error {
+	e, err := s.examParam(c, "examId")
+	if err != nil {
+		return err
+	}
+	l, err := langParam(c, "hl")
+	if err != nil {
+		return err
+	}
+	articles, err := s.Store.ListHelpArticles(c.Request().Context(), l.Tag, e.ID)
+	if err != nil {
+		return err
+	}
+	t := s.Catalog.Translator(l)
+	out := make([]apiHelpArticle, len(articles))
+	for i, a := range articles {
+		out[i] = helpJSON(t, a, false)
+	}
+	return s.apiOK(c, out)
+}
+
+// apiHelpInfo serves GET /api/app/help/info/{id}: one article, in the
+// call's language (hl).
+func (s *Server) apiHelpInfo(c echo.Context) error {
+	a, err := s.Store.GetHelpArticle(c.Request().Context(), c.Param("id"), state(c).Locale.Tag)
+	if errors.Is(err, store.ErrNotFound) {
+		return apperr.NotFound("api.not_found")
+	}
+	if err != nil {
+		return err
+	}
+	return s.apiOK(c, helpJSON(tr(c), a, true))
+}
+
+// apiProtocol is a legal document as the API returns it. Flag says which
+// document it is: 1 terms of service, 2 privacy policy, 3 subscription
+// terms, 4 cookie policy.
+type apiProtocol struct {
+	ID        string    `json:"id"`
+	Flag      int       `json:"flag"`
+	Title     string    `json:"title"`
+	Version   string    `json:"version"`
+	URL       string    `json:"url"`
+	Content   string    `json:"content,omitempty"`
+	Locale    string    `json:"locale"`
+	UpdatedAt time.Time `json:"updatedAt"`
+}
+
+func (s *Server) protocolJSON(c echo.Context, l i18n.Locale, p store.Protocol, withContent bool) apiProtocol {
+	st := state(c)
+	out := apiProtocol{ID: p.Slug, Flag: p.Flag, Title: p.Title, Version: p.Version, Locale: p.Locale, UpdatedAt: p.UpdatedAt,
+		URL: st.URL(l, legalPath(p.Slug, st.Home.String()))}
+	if withContent {
+		out.Content = p.Body
+	}
+	return out
+}
+
+// apiProtocolList serves GET /api/app/protocol/list/{examId}/{hl}: the
+// legal documents of a language, by flag.
+func (s *Server) apiProtocolList(c echo.Context) error {
+	l, docs, err := s.protocols(c)
+	if err != nil {
+		return err
+	}
+	out := make([]apiProtocol, len(docs))
+	for i, p := range docs {
+		out[i] = s.protocolJSON(c, l, p, false)
+	}
+	return s.apiOK(c, out)
+}
+
+// apiPrivacyAndAgreement serves GET
+// /api/app/protocol/getPrivacyAndAgreement/{examId}/{hl}: the privacy policy
+// and the terms of service with their texts, which a sign-up or checkout
+// form asks the visitor to accept.
+func (s *Server) apiPrivacyAndAgreement(c echo.Context) error {
+	l, docs, err := s.protocols(c)
+	if err != nil {
+		return err
+	}
+	out := map[string]*apiProtocol{"privacy": nil, "agreement": nil}
+	for _, p := range docs {
+		v := s.protocolJSON(c, l, p, true)
+		switch p.Flag {
+		case content.FlagPrivacy:
+			out["privacy"] = &v
+		case content.FlagTerms:
+			out["agreement"] = &v
+		}
+	}
+	return s.apiOK(c, out)
+}
+
+// apiProtocolInfo serves GET /api/app/protocol/info/{id}: one legal
+// document with its text, in the call's language (hl).
+func (s *Server) apiProtocolInfo(c echo.Context) error {
+	l := state(c).Locale
+	p, err := s.Store.GetProtocol(c.Request().Context(), c.Param("id"), l.Tag)
+	if errors.Is(err, store.ErrNotFound) {
+		return apperr.NotFound("api.not_found")
+	}
+	if err != nil {
+		return err
+	}
+	return s.apiOK(c, s.protocolJSON(c, l, p, true))
+}
+
+func (s *Server) protocols(c echo.Context) (i18n.Locale, []store.Protocol, error) {
+	e, err := s.examParam(c, "examId")
+	if err != nil {
+		return i18n.Locale{}, nil, err
+	}
+	l, err := langParam(c, "hl")
+	if err != nil {
+		return i18n.Locale{}, nil, err
+	}
+	docs, err := s.Store.ListProtocols(c.Request().Context(), l.Tag, e.ID)
+	return l, docs, err
+}
+
+// langParam reads a language path parameter given by its hl code (EN, CN,
+// ...) or its tag (en, zh-CN, ...).
+func langParam(c echo.Context, name string) (i18n.Locale, error) {
+	if l, ok := i18n.BySpec(c.Param(name)); ok {
+		return l, nil
+	}
+	if l, ok := i18n.ByTag(c.Param(name)); ok {
+		return l, nil
+	}
+	return i18n.Locale{}, apiInvalid(name)
+}
