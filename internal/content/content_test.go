@@ -49,6 +49,9 @@ func TestEveryLocaleHasTheEnglishContent(t *testing.T) {
 			if got, want := hrefs(a.Body), hrefs(want.Body); !slices.Equal(got, want) {
 				t.Errorf("%s article %s links to %v, English to %v", l.Tag, a.Slug, got, want)
 			}
+			if a.Title == want.Title || a.Body == want.Body {
+				t.Errorf("%s article %s is still in English", l.Tag, a.Slug)
+			}
 		}
 		if len(loc.Documents) != len(en.Documents) {
 			t.Errorf("%s has %d documents, English %d", l.Tag, len(loc.Documents), len(en.Documents))
@@ -61,6 +64,9 @@ func TestEveryLocaleHasTheEnglishContent(t *testing.T) {
 			}
 			if got, want := hrefs(d.Body), hrefs(want.Body); !slices.Equal(got, want) {
 				t.Errorf("%s document %s links to %v, English to %v", l.Tag, d.Slug, got, want)
+			}
+			if d.Body == want.Body {
+				t.Errorf("%s document %s is still in English", l.Tag, d.Slug)
 			}
 			if got, want := len(headingsOf(d.Body)), len(headingsOf(want.Body)); got != want {
 				t.Errorf("%s document %s has %d headings, English %d", l.Tag, d.Slug, got, want)
