@@ -93,3 +93,34 @@ func (p *browserPage) assertFitsPhone(what string) {
 		p.t.Errorf("%s is %d px wide on a %d px phone, so it scrolls sideways", what, sizes[0], sizes[1])
 	}
 }
+
+// TestContentPagesInOtherLanguages checks that long German words and
+// Chinese, Japanese and Korean text fit a phone, and shoots each page.
+func TestContentPagesInOtherLanguages(t *testing.T) {
+	dir := screenshotDir(t)
+	p := newPageWithin(t, 60*time.Second)
+	p.setViewport(360, 800, true)
+	for _, pg := range []struct{ name, path, lang string }{
+		{"types-ja", "/ja/types/BMBTI-1807", "ja"},
+		{"type-ja", "/ja/types/BMBTI-1807/infj", "ja"},
+		{"help-ko", "/ko/help/BMBTI-1807", "ko"},
+		{"legal-de", "/de/legal/privacy/BMBTI-1807", "de"},
+		{"support-zh-hk", "/zh-hk/support/BMBTI-1807", "zh-HK"},
+		{"tests-fr", "/fr/tests/BMBTI-1807", "fr"},
+	} {
+		p.open(pg.path)
+		if pg.name == "types-ja" {
+			p.click("consent-reject", "Reject optional cookies")
+			p.waitGone("consent-banner", "the cookie banner")
+		}
+		if got := evaluate[string](p, `document.documentElement.lang`); got != pg.lang {
+			t.Errorf("GET %s: <html lang> is %q, want %q", pg.path, got, pg.lang)
+		}
+		if evaluate[bool](p, `document.body.innerText.includes("typeprofile.") || document.body.innerText.includes("typepage.")`) {
+			t.Errorf("GET %s shows a message id instead of its text", pg.path)
+		}
+		p.assertFitsPhone(pg.path)
+		p.save(filepath.Join(dir, fmt.Sprintf("pages-%s-360.png", pg.name)), p.fullScreenshot())
+	}
+	p.assertCleanConsole()
+}

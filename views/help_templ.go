@@ -45,7 +45,7 @@ func Help(p HelpPage) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"page-hero\" aria-labelledby=\"help-title\"><div class=\"wrap\"><h1 id=\"help-title\" data-testid=\"help-title\">")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<section class=\"page-hero help-hero\" aria-labelledby=\"help-title\"><div class=\"wrap\"><h1 id=\"help-title\" data-testid=\"help-title\">")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
