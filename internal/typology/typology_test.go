@@ -32,7 +32,7 @@ func TestCodesAreTheSixteenCombinations(t *testing.T) {
 }
 
 func TestNormalizeAndNeighbours(t *testing.T) {
-	for in, want := range map[string]string{"intj": "INTJ", "EnFp": "ENFP", "INTJ-A": "", "XXXX": "", "": ""} {
+	for in, want := range map[string]string{"intj": "INTJ", "EnFp": "ENFP", "INTJ-A": "", "ABCD": "", "": ""} {
 		if got := Normalize(in); got != want {
 			t.Errorf("Normalize(%q) = %q, want %q", in, got, want)
 		}
