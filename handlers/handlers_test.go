@@ -12,11 +12,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/app"
 	"selfmap/internal/config"
+	"selfmap/internal/content"
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/site"
@@ -43,6 +45,9 @@ func newServerWith(t testing.TB, s *store.Store, env map[string]string) *echo.Ec
 		t.Fatal(err)
 	}
 	if err := s.SaveSite(context.Background(), site.Site{Host: "relax.example", Theme: "relax", Home: exam.DefaultPair}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := content.Sync(context.Background(), s, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	a, err := app.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), s)
@@ -343,7 +348,8 @@ func TestRouteTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	built := map[string]bool{"/": true, "/homepage/{p}": true, "/answer/question/{p}": true, "/quiz/standard/{p}": true}
+	built := map[string]bool{"/": true, "/homepage/{p}": true, "/answer/question/{p}": true, "/quiz/standard/{p}": true,
+		"/types/{p}": true, "/tests/{p}": true, "/help/{p}": true, "/support/{p}": true}
 	// Flow screens that need a result send a browser without one to the start.
 	needsResult := map[string]bool{"/answer/submit/{p}": true, "/quiz/submit/{p}": true, "/answer/email/{p}": true, "/report/result-free-test/{p}": true}
 	sc := bufio.NewScanner(f)
@@ -364,6 +370,9 @@ func TestRouteTable(t *testing.T) {
 				scenario{url: from + "?gclid=x&hl=" + l.Spec, status: 301, location: to}.run(t, e)
 			case needsResult[path]:
 				scenario{url: from, status: 303, location: l.Path("/answer/question/BMBTI-1807")}.run(t, e)
+			case path == "/helpDetail/{p}":
+				// An article page names its article; without one, the help centre.
+				scenario{url: from, status: 303, location: l.Path("/help/BMBTI-1807")}.run(t, e)
 			case built[path] || strings.HasPrefix(path, "/landing/"):
 				if from == l.Prefix {
 					from += "/"

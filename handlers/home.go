@@ -9,6 +9,7 @@ import (
 	"selfmap/internal/exam"
 	"selfmap/internal/geo"
 	"selfmap/internal/store"
+	"selfmap/internal/support"
 	"selfmap/views"
 )
 
@@ -21,6 +22,9 @@ func (s *Server) home(c echo.Context) error {
 	}
 	return s.render(c, http.StatusOK, views.Homepage(views.HomePage{
 		StartHref: startHref(c, p), CSS: s.landingCSS, Proof: s.proof(c, p),
+		// The contact box posts to the support page, which answers a
+		// mistake there with every value kept.
+		Contact: views.ContactForm(contactForm(c, p, support.Input{}, nil)),
 	}))
 }
 

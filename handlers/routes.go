@@ -19,6 +19,8 @@ func (s *Server) routes(e *echo.Echo) {
 	scale := s.Config.RateLimitScale
 	writeLimit := rateLimit(2*scale, int(20*scale))
 	apiLimit := rateLimit(20*scale, int(60*scale))
+	// A person writes to support a few times, not every second.
+	contactLimit := rateLimit(scale/60, int(5*scale))
 
 	// Platform
 	get("/healthz", s.healthz)
@@ -33,6 +35,16 @@ func (s *Server) routes(e *echo.Echo) {
 	get("/", s.home)
 	get("/homepage/:pair", s.home, s.requirePair)
 	get("/landing/:name/:pair", s.landing, s.requirePair)
+
+	// Personality types, tests, help centre, support and legal documents
+	get("/types/:pair", s.typesList, s.requirePair)
+	get("/types/:pair/:code", s.typePage, s.requirePair)
+	get("/tests/:pair", s.testsList, s.requirePair)
+	get("/help/:pair", s.help, s.requirePair)
+	get("/helpDetail/:pair", s.helpDetail, s.requirePair)
+	get("/support/:pair", s.supportPage, s.requirePair)
+	e.POST("/support/:pair", s.supportPost, contactLimit, s.requirePair)
+	get("/legal/:doc/:pair", s.legal, s.requirePair)
 
 	// Test flow
 	get("/answer/question/:pair", s.quiz, s.requirePair)
@@ -83,6 +95,11 @@ func (s *Server) routes(e *echo.Echo) {
 	api := e.Group("/api")
 	api.GET("/app/language/list/:examId", s.apiLanguageList, apiLimit)
 	api.GET("/app/v2/view", s.apiView, apiLimit)
+	api.GET("/app/help/list/:examId/:hl", s.apiHelpList, apiLimit)
+	api.GET("/app/help/info/:id", s.apiHelpInfo, apiLimit)
+	api.GET("/app/protocol/list/:examId/:hl", s.apiProtocolList, apiLimit)
+	api.GET("/app/protocol/getPrivacyAndAgreement/:examId/:hl", s.apiPrivacyAndAgreement, apiLimit)
+	api.GET("/app/protocol/info/:id", s.apiProtocolInfo, apiLimit)
 	api.POST("/consent", s.apiConsent, apiLimit, writeLimit)
 	api.GET("/exam/question/list/:examId/:lang", s.apiQuestionList, apiLimit)
 	api.GET("/exam/info/:id", s.apiExamInfo, apiLimit)

@@ -25,6 +25,7 @@ import (
 	"selfmap/internal/site"
 	"selfmap/internal/social"
 	"selfmap/internal/store"
+	"selfmap/internal/support"
 	"selfmap/internal/theme"
 	"selfmap/internal/web"
 )
@@ -52,6 +53,7 @@ type Deps struct {
 	QueuePDF func(ctx context.Context, resultID, locale string) error
 	// Printer prints the PDFs; nil when no Chromium was found.
 	Printer *pdf.Printer
+	Support *support.Service
 }
 
 // Server holds the dependencies every handler shares.

@@ -6,16 +6,32 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/internal/content"
+	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/theme"
+	"selfmap/internal/typology"
 )
 
 // sitemapPaths lists the public, indexable pages of the default locale;
-// every locale's version is listed with its alternates.
-func sitemapPaths(home string) []string {
+// every locale's version is listed with its alternates. helpSlugs are the
+// help articles, which each have a page.
+func sitemapPaths(home exam.Pair, helpSlugs []string) []string {
 	paths := []string{"/"}
 	for _, name := range theme.Landing {
-		paths = append(paths, "/landing/"+name+"/"+home)
+		paths = append(paths, "/landing/"+name+"/"+home.String())
+	}
+	paths = append(paths, "/types/"+home.String())
+	for _, code := range typology.Codes {
+		paths = append(paths, typePath(home, code))
+	}
+	paths = append(paths, "/tests/"+home.String(), "/help/"+home.String())
+	for _, slug := range helpSlugs {
+		paths = append(paths, helpDetailPath(home, slug))
+	}
+	paths = append(paths, "/support/"+home.String())
+	for _, d := range content.Documents {
+		paths = append(paths, legalPath(d.Slug, home.String()))
 	}
 	return paths
 }
@@ -41,8 +57,16 @@ type sitemapAltLink struct {
 // sitemap serves /sitemap.xml: every public page in all nine locales.
 func (s *Server) sitemap(c echo.Context) error {
 	st := state(c)
+	articles, err := s.Store.ListHelpArticles(c.Request().Context(), i18n.Default.Tag, st.Home.ExamID)
+	if err != nil {
+		return err
+	}
+	slugs := make([]string, len(articles))
+	for i, a := range articles {
+		slugs[i] = a.Slug
+	}
 	set := sitemapURLSet{NS: "http://www.sitemaps.org/schemas/sitemap/0.9", XHTML: "http://www.w3.org/1999/xhtml"}
-	for _, p := range sitemapPaths(st.Home.String()) {
+	for _, p := range sitemapPaths(st.Home, slugs) {
 		alts := make([]sitemapAltLink, 0, len(i18n.Locales)+1)
 		for _, l := range i18n.Locales {
 			alts = append(alts, sitemapAltLink{Rel: "alternate", Hreflang: l.Tag, Href: st.URL(l, p)})

@@ -35,6 +35,20 @@ type Meta struct {
 	// seconds: status pages poll and move on without JavaScript.
 	Refresh    int
 	RefreshURL string
+	// Path is the page's canonical path in the default locale when the
+	// request path alone does not name it (an article chosen by ?id=).
+	Path string
+	// JSONLD is the page's structured data (schema.org), if any.
+	JSONLD any
+}
+
+// canonicalPath is the path, in the default locale, that canonical and
+// alternate links name.
+func canonicalPath(ctx context.Context, m Meta) string {
+	if m.Path != "" {
+		return m.Path
+	}
+	return req(ctx).Path
 }
 
 func fullTitle(ctx context.Context, m Meta) string {
@@ -59,6 +73,9 @@ type NavItem struct {
 	CTA   bool
 }
 
+// navItems are the header's links. Screens that are not built yet (report
+// retrieval, log-in, the user centre) join when they answer; a link to a 404
+// would be worse than none.
 func navItems(ctx context.Context) []NavItem {
 	r := req(ctx)
 	pair := r.Home.String()
@@ -66,9 +83,43 @@ func navItems(ctx context.Context) []NavItem {
 		{Label: t(ctx, "nav.home"), Href: r.LocalPath("/")},
 		{Label: t(ctx, "nav.types"), Href: r.LocalPath("/types/" + pair)},
 		{Label: t(ctx, "nav.tests"), Href: r.LocalPath("/tests/" + pair)},
-		{Label: t(ctx, "nav.retrieve"), Href: r.LocalPath("/report/retrieve/" + pair)},
-		{Label: t(ctx, "nav.shop"), Href: r.LocalPath("/userCenter")},
-		{Label: t(ctx, "nav.login"), Href: r.LocalPath("/user/login"), CTA: true},
+		{Label: t(ctx, "footer.help"), Href: r.LocalPath("/help/" + pair)},
+		{Label: t(ctx, "links.start"), Href: r.WithQuery(r.LocalPath("/answer/question/" + pair)), CTA: true},
+	}
+}
+
+// footerLink is one link of a footer column.
+type footerLink struct {
+	Label, Href string
+}
+
+// footerColumn is a titled group of footer links.
+type footerColumn struct {
+	Title string
+	Links []footerLink
+	// CookieSettings adds the button that reopens the cookie choices.
+	CookieSettings bool
+}
+
+func footerColumns(ctx context.Context) []footerColumn {
+	r := req(ctx)
+	pair := r.Home.String()
+	return []footerColumn{
+		{Title: t(ctx, "links.explore"), Links: []footerLink{
+			{t(ctx, "nav.types"), r.LocalPath("/types/" + pair)},
+			{t(ctx, "nav.tests"), r.LocalPath("/tests/" + pair)},
+			{t(ctx, "links.start"), r.LocalPath("/answer/question/" + pair)},
+		}},
+		{Title: t(ctx, "links.support"), Links: []footerLink{
+			{t(ctx, "footer.help"), r.LocalPath("/help/" + pair)},
+			{t(ctx, "links.contact"), r.LocalPath("/support/" + pair)},
+		}},
+		{Title: t(ctx, "links.legal"), Links: []footerLink{
+			{t(ctx, "links.privacy"), r.LocalPath("/legal/privacy/" + pair)},
+			{t(ctx, "links.terms"), r.LocalPath("/legal/terms/" + pair)},
+			{t(ctx, "links.subscription_terms"), r.LocalPath("/legal/subscription-terms/" + pair)},
+			{t(ctx, "links.cookies"), r.LocalPath("/legal/cookies/" + pair)},
+		}, CookieSettings: true},
 	}
 }
 

@@ -4,14 +4,16 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"selfmap/internal/config"
+	"selfmap/internal/content"
 	"selfmap/internal/jobs"
 	"selfmap/internal/store"
 )
 
-// openMigrated opens the database and brings its schema, ours and the job
-// queue's, up to date.
+// openMigrated opens the database, brings its schema, ours and the job
+// queue's, up to date, and loads the built-in help and legal texts.
 func openMigrated(ctx context.Context, cfg config.Config, logger *slog.Logger) (*store.Store, error) {
 	st, err := store.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
@@ -24,6 +26,16 @@ func openMigrated(ctx context.Context, cfg config.Config, logger *slog.Logger) (
 	}
 	if len(applied) > 0 {
 		logger.Info("migrations applied", "versions", applied, "dialect", st.Dialect)
+	}
+	// Help articles and legal documents are product content: every start
+	// brings the shipped version into the database.
+	changed, err := content.Sync(ctx, st, time.Now())
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	if changed > 0 {
+		logger.Info("built-in content loaded", "rows", changed)
 	}
 	q, err := jobs.New(jobs.Deps{Store: st, Logger: logger}, false)
 	if err != nil {

@@ -40,6 +40,7 @@ import (
 	"selfmap/internal/site"
 	"selfmap/internal/social"
 	"selfmap/internal/store"
+	"selfmap/internal/support"
 	"selfmap/internal/theme"
 	"selfmap/locales"
 	"selfmap/static"
@@ -142,6 +143,7 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 		Results:     &result.Service{Store: st, Exams: exams, Now: time.Now},
 		Checkout:    pay,
 		Social:      social.New(st, time.Now, socialTTL, logger),
+		Support:     &support.Service{Store: st, Now: time.Now, To: cfg.SupportEmail},
 		ReportStats: &report.StatsCache{Store: st, Now: time.Now, TTL: time.Minute},
 		QueuePDF:    a.queuePDF,
 		Printer:     printer,

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"selfmap/internal/validate"
 )
 
 // Environments the service knows.
@@ -35,6 +37,8 @@ type Config struct {
 	MailURL string
 	// MailFrom is the sender of every e-mail (MAIL_FROM).
 	MailFrom string
+	// SupportEmail receives the contact form's messages (SUPPORT_EMAIL).
+	SupportEmail string
 	// SessionSecret signs session cookies (SESSION_SECRET); in dev it is
 	// generated once and kept in DataDir when unset.
 	SessionSecret string
@@ -86,6 +90,8 @@ func Load(getenv func(string) string) (Config, error) {
 		Env:                  get("APP_ENV", EnvDev),
 		PaymentProvider:      get("PAYMENT_PROVIDER", "sandbox"),
 		MailURL:              get("MAIL_URL", ""),
+		MailFrom:             get("MAIL_FROM", "Selfmap <no-reply@selfmap.localhost>"),
+		SupportEmail:         get("SUPPORT_EMAIL", "support@selfmap.localhost"),
 		SessionSecret:        get("SESSION_SECRET", ""),
 		LogLevel:             get("LOG_LEVEL", "info"),
 		StripeSecretKey:      get("STRIPE_SECRET_KEY", ""),
@@ -118,6 +124,9 @@ func Load(getenv func(string) string) (Config, error) {
 			continue
 		}
 		c.TrustedProxies = append(c.TrustedProxies, n)
+	}
+	if _, msg := validate.Email(c.SupportEmail); msg != "" {
+		errs = append(errs, fmt.Errorf("SUPPORT_EMAIL must be a bare e-mail address, got %q", c.SupportEmail))
 	}
 	if c.Env != EnvDev && c.Env != EnvProd {
 		errs = append(errs, fmt.Errorf("APP_ENV must be %q or %q, got %q", EnvDev, EnvProd, c.Env))

@@ -1,0 +1,114 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"regexp"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/content"
+	"selfmap/internal/exam"
+	"selfmap/internal/store"
+	"selfmap/views"
+)
+
+// help serves /help/{p}: every article of the help centre, by section.
+func (s *Server) help(c echo.Context) error {
+	p, st := pair(c), state(c)
+	articles, err := s.Store.ListHelpArticles(c.Request().Context(), st.Locale.Tag, p.ExamID)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, views.Help(views.HelpPage{
+		CSS: s.pagesCSS(), Pair: p.String(), Sections: helpSections(c, p, articles), SupportHref: st.LocalPath("/support/" + p.String()),
+	}))
+}
+
+var slugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,79}$`)
+
+// helpDetail serves /helpDetail/{p}?id={slug}: one article on its own page.
+// Without an id there is nothing to show but the help centre.
+func (s *Server) helpDetail(c echo.Context) error {
+	p, st, t := pair(c), state(c), tr(c)
+	id := c.QueryParam("id")
+	if id == "" {
+		return c.Redirect(http.StatusSeeOther, st.WithQuery(st.LocalPath("/help/"+p.String())))
+	}
+	ctx := c.Request().Context()
+	a, err := s.helpArticle(c, id, st.Locale.Tag, p.ExamID)
+	if err != nil {
+		return err
+	}
+	all, err := s.Store.ListHelpArticles(ctx, st.Locale.Tag, p.ExamID)
+	if err != nil {
+		return err
+	}
+	var section views.HelpSection
+	for _, sec := range helpSections(c, p, all) {
+		if sec.Key == a.Section {
+			section = sec
+		}
+	}
+	others := section.Articles[:0:0]
+	for _, o := range section.Articles {
+		if o.Slug != a.Slug {
+			others = append(others, o)
+		}
+	}
+	section.Articles = others
+	view := helpArticleView(c, p, a)
+	helpHref := st.LocalPath("/help/" + p.String())
+	return s.render(c, http.StatusOK, views.HelpDetail(views.HelpDetailPage{
+		CSS: s.pagesCSS(), Pair: p.String(), Path: helpDetailPath(p, a.Slug), Article: view,
+		Description: content.Summary(view.Plain, 160), Section: section, SupportHref: st.LocalPath("/support/" + p.String()),
+		Crumbs: []views.Crumb{
+			{Label: t.T("nav.home"), Href: st.LocalPath("/")},
+			{Label: t.T("help.title"), Href: helpHref},
+			{Label: section.Title, Href: helpHref + "#" + a.Section},
+			{Label: a.Title, Href: view.Href},
+		},
+	}))
+}
+
+// helpArticle reads an article that applies to the exam; anything else is
+// not found.
+func (s *Server) helpArticle(c echo.Context, slug, locale string, examID int) (store.HelpArticle, error) {
+	if !slugPattern.MatchString(slug) {
+		return store.HelpArticle{}, notFound()
+	}
+	a, err := s.Store.GetHelpArticle(c.Request().Context(), slug, locale)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && a.ExamID != 0 && a.ExamID != examID) {
+		return store.HelpArticle{}, notFound()
+	}
+	return a, err
+}
+
+// helpSections groups articles into the help centre's sections, in order;
+// a section without articles is left out.
+func helpSections(c echo.Context, p exam.Pair, articles []store.HelpArticle) []views.HelpSection {
+	t := tr(c)
+	var out []views.HelpSection
+	for _, key := range content.Sections {
+		sec := views.HelpSection{Key: key, Title: t.T("help.sections." + key), Text: t.T("help.section_text." + key)}
+		for _, a := range articles {
+			if a.Section == key {
+				sec.Articles = append(sec.Articles, helpArticleView(c, p, a))
+			}
+		}
+		if len(sec.Articles) > 0 {
+			out = append(out, sec)
+		}
+	}
+	return out
+}
+
+func helpArticleView(c echo.Context, p exam.Pair, a store.HelpArticle) views.HelpArticle {
+	return views.HelpArticle{Slug: a.Slug, Title: a.Title, Href: state(c).LocalPath(helpDetailPath(p, a.Slug)),
+		Blocks: content.Parse(a.Body), Plain: content.Plain(a.Body)}
+}
+
+// helpDetailPath is an article's path in the default locale.
+func helpDetailPath(p exam.Pair, slug string) string {
+	return "/helpDetail/" + p.String() + "?id=" + slug
+}
