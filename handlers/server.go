@@ -19,6 +19,7 @@ import (
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
 	"selfmap/internal/result"
+	"selfmap/internal/retrieve"
 	"selfmap/internal/site"
 	"selfmap/internal/store"
 	"selfmap/internal/theme"
@@ -40,6 +41,8 @@ type Deps struct {
 	Metrics  *prometheus.Registry
 	Results  *result.Service
 	Checkout *checkout.Service
+	// Retrieval mails a mailbox the links to its paid reports.
+	Retrieval *retrieve.Service
 }
 
 // Server holds the dependencies every handler shares.
