@@ -178,3 +178,12 @@ func (s *Store) PaidReportsFor(ctx context.Context, email string) ([]PaidReport,
 	}
 	return out, nil
 }
+
+// GetMail reads one message of the outbox.
+func (s *Store) GetMail(ctx context.Context, id string) (Mail, error) {
+	var m Mail
+	if err := s.DB.GetContext(ctx, &m, s.DB.Rebind(`SELECT `+mailColumns+` FROM mail_outbox WHERE id = ?`), id); err != nil {
+		return Mail{}, notFound("get mail", err)
+	}
+	return m, nil
+}
