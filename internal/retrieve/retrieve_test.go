@@ -161,7 +161,9 @@ func TestMailboxLimit(t *testing.T) {
 func TestSendingFailed(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		f := newFixture(t, s)
-		f.svc.Compose = func(i18n.Locale, []retrieve.Report) (mail.Content, error) { return mail.Content{}, errors.New("template broke") }
+		f.svc.Compose = func(i18n.Locale, []retrieve.Report) (mail.Content, error) {
+			return mail.Content{}, errors.New("template broke")
+		}
 		err := f.svc.Send(context.Background(), "ana@example.com", i18n.Default)
 		var ae *apperr.Error
 		if !errors.As(err, &ae) || ae.Status != http.StatusServiceUnavailable || ae.ID != "retrieve.failed" {
