@@ -88,6 +88,11 @@ func TestPaymentCalls(t *testing.T) {
 		if !strings.Contains(mail, "kim@example.com") || !strings.Contains(mail, order) {
 			t.Errorf("no receipt in the dev outbox")
 		}
+		// The paid report's link arrives by e-mail, in the language the
+		// test was taken in (English here).
+		if !strings.Contains(mail, "Your report is ready") || !strings.Contains(mail, "http://selfmap.test/report/result/BMBTI-1807?t=") {
+			t.Errorf("no report-ready mail with its link in the dev outbox")
+		}
 
 		// A forged webhook delivery is refused and changes nothing.
 		req := httptest.NewRequest("POST", "/pay/webhook/sandbox", strings.NewReader(`{"id":"evt_x","type":"payment.succeeded"}`))

@@ -21,6 +21,10 @@ func (s *Server) routes(e *echo.Echo) {
 	apiLimit := rateLimit(20*scale, int(60*scale))
 	// A person writes to support a few times, not every second.
 	contactLimit := rateLimit(scale/60, int(5*scale))
+	// Retrieval mails a mailbox: a few tries, then one a minute per client
+	// address, shared by the page and the API; the service also limits
+	// each mailbox.
+	retrieveLimit := rateLimit(scale/60, int(5*scale))
 
 	// Platform
 	get("/healthz", s.healthz)
@@ -58,6 +62,10 @@ func (s *Server) routes(e *echo.Echo) {
 	get("/report/result-download/:pair", s.reportDownload, s.requirePair)
 	e.POST("/report/rating/:pair", s.reportRating, s.requirePair, writeLimit)
 
+	// Report retrieval by e-mail
+	get("/report/retrieve/:pair", s.retrievePage, s.requirePair)
+	e.POST("/report/retrieve/:pair", s.retrievePost, s.requirePair, retrieveLimit)
+
 	// Checkout
 	get("/paying/buyreport/:pair", s.payingBuy, s.requirePair)
 	get("/paying/payment/:pair", s.payingPayment, s.requirePair)
@@ -76,10 +84,12 @@ func (s *Server) routes(e *echo.Echo) {
 	pay.POST("/pay/check/status", s.payStatus, writeLimit)
 	pay.POST("/pay/check/payInfo", s.payInfo, writeLimit)
 	pay.POST("/sandbox/confirm", s.sandboxConfirm, writeLimit)
+	pay.POST("/exam/order/report/retrieve", s.apiRetrieve, retrieveLimit)
 	e.POST("/pay/webhook/:provider", s.webhook)
 
 	// Development only
 	get("/dev/mail", s.devMail)
+	get("/dev/mail/:id/html", s.devMailHTML)
 
 	// Consent
 	e.POST("/consent", s.consentForm, writeLimit)

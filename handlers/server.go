@@ -22,6 +22,7 @@ import (
 	"selfmap/internal/pdf"
 	"selfmap/internal/report"
 	"selfmap/internal/result"
+	"selfmap/internal/retrieve"
 	"selfmap/internal/site"
 	"selfmap/internal/social"
 	"selfmap/internal/store"
@@ -54,6 +55,8 @@ type Deps struct {
 	// Printer prints the PDFs; nil when no Chromium was found.
 	Printer *pdf.Printer
 	Support *support.Service
+	// Retrieval mails a mailbox the links to its paid reports.
+	Retrieval *retrieve.Service
 }
 
 // Server holds the dependencies every handler shares.

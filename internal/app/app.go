@@ -32,11 +32,12 @@ import (
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
 	"selfmap/internal/jobs"
-	"selfmap/internal/money"
+	"selfmap/internal/mail"
 	"selfmap/internal/payment"
 	"selfmap/internal/pdf"
 	"selfmap/internal/report"
 	"selfmap/internal/result"
+	"selfmap/internal/retrieve"
 	"selfmap/internal/site"
 	"selfmap/internal/social"
 	"selfmap/internal/store"
@@ -116,7 +117,12 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 	if err := sites.Load(context.Background()); err != nil {
 		logger.Error("app: sites not loaded yet; serving the home theme until they are", "err", err)
 	}
-	pay, err := newCheckout(cfg, secret, st, catalog, logger)
+	templates, err := mail.LoadTemplates()
+	if err != nil {
+		return nil, err
+	}
+	mails := &mailer{templates: templates, catalog: catalog, exams: exams, baseURL: cfg.BaseURL}
+	pay, err := newCheckout(cfg, secret, st, mails, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -144,6 +150,7 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 		Checkout:    pay,
 		Social:      social.New(st, time.Now, socialTTL, logger),
 		Support:     &support.Service{Store: st, Now: time.Now, To: cfg.SupportEmail},
+		Retrieval:   &retrieve.Service{Store: st, Now: time.Now, Compose: mails.retrieval, PerHour: retrieve.DefaultPerHour},
 		ReportStats: &report.StatsCache{Store: st, Now: time.Now, TTL: time.Minute},
 		QueuePDF:    a.queuePDF,
 		Printer:     printer,
@@ -157,8 +164,8 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 
 // newCheckout picks the payment provider. The sandbox's webhook secret is
 // derived from the session secret: it never leaves the process.
-func newCheckout(cfg config.Config, secret string, st *store.Store, catalog *i18n.Catalog, logger *slog.Logger) (*checkout.Service, error) {
-	svc := &checkout.Service{Store: st, Logger: logger, Now: time.Now, Receipt: receipt(catalog)}
+func newCheckout(cfg config.Config, secret string, st *store.Store, mails *mailer, logger *slog.Logger) (*checkout.Service, error) {
+	svc := &checkout.Service{Store: st, Logger: logger, Now: time.Now, Mails: mails.paidOrder}
 	switch cfg.PaymentProvider {
 	case "stripe":
 		var opts []payment.StripeOption
@@ -171,23 +178,6 @@ func newCheckout(cfg config.Config, secret string, st *store.Store, catalog *i18
 		svc.Provider = &payment.Sandbox{Store: st, Secret: hex.EncodeToString(key[:]), Deliver: svc.Receive, Now: time.Now}
 	}
 	return svc, nil
-}
-
-// receipt writes a paid order's receipt in the buyer's language.
-func receipt(catalog *i18n.Catalog) func(o store.Order, r store.Result) (string, string) {
-	return func(o store.Order, r store.Result) (string, string) {
-		l, ok := i18n.ByTag(r.Locale)
-		if !ok {
-			l = i18n.Default
-		}
-		t := catalog.Translator(l)
-		total, err := money.Format(o.Total, o.Currency.String)
-		if err != nil {
-			total = fmt.Sprintf("%d %s", o.Total, o.Currency.String)
-		}
-		data := map[string]any{"Order": o.OrderNumber, "Product": t.T("sku." + o.SKUID.String + ".name"), "Total": total, "Type": r.ResultCode}
-		return t.TD("mail.receipt.subject", data), t.TD("mail.receipt.body", data)
-	}
 }
 
 // newSessionStore keeps sessions in cookies that are signed and encrypted

@@ -18,6 +18,7 @@ import (
 	"selfmap/internal/apperr"
 	"selfmap/internal/billing"
 	"selfmap/internal/ids"
+	"selfmap/internal/mail"
 	"selfmap/internal/packs"
 	"selfmap/internal/payment"
 	"selfmap/internal/store"
@@ -30,8 +31,10 @@ type Service struct {
 	Provider payment.Provider
 	Logger   *slog.Logger
 	Now      func() time.Time
-	// Receipt writes the receipt e-mail of a paid order.
-	Receipt func(o store.Order, r store.Result) (subject, body string)
+	// Mails composes the e-mails of a paid order in the buyer's language:
+	// the receipt, and for a report order the report-ready mail with the
+	// link that reportToken opens ("" for other orders).
+	Mails func(o store.Order, r store.Result, reportToken string) ([]mail.Content, error)
 }
 
 // ErrNotFound is an order that does not exist or is not the caller's.
@@ -329,7 +332,8 @@ func (s *Service) apply(ctx context.Context, ev payment.Event) error {
 }
 
 // fulfil unlocks what was paid for (the order's paid state is the unlock),
-// records the conversion and queues the receipt.
+// records the conversion, and queues the order's e-mails: the receipt and,
+// for a report, a new report link in the report-ready mail.
 func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a store.Attempt, now time.Time) error {
 	if o.PromoCode.Valid {
 		// A promo use counts when it pays for something, once per order.
@@ -352,9 +356,28 @@ func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a stor
 	if !o.Email.Valid {
 		return nil
 	}
-	subject, body := s.Receipt(o, r)
-	return s.Store.QueueMail(ctx, tx, store.Mail{ID: ids.New(), Kind: "receipt", To: o.Email.String, Locale: r.Locale,
-		Subject: subject, Body: body, Ref: o.ID, Status: "queued", CreatedAt: now})
+	token := ""
+	if o.Kind == store.OrderReport {
+		token = ids.Token()
+		if err := s.Store.AddReportLink(ctx, tx, o.ResultID, token, now); err != nil {
+			return err
+		}
+	}
+	mails, err := s.Mails(o, r, token)
+	if err != nil {
+		// The money is taken: the order must still become paid. The buyer
+		// can have the report's link sent again by retrieval.
+		s.Logger.ErrorContext(ctx, "checkout: paid order's e-mails not composed", "order", o.OrderNumber, "err", err)
+		return nil
+	}
+	for _, m := range mails {
+		if err := s.Store.QueueMail(ctx, tx, store.Mail{ID: ids.New(), Kind: m.Kind, To: o.Email.String, Locale: r.Locale,
+			Subject: m.Subject, Body: m.Text, HTMLBody: sql.NullString{String: m.HTML, Valid: m.HTML != ""}, Ref: o.ID,
+			Status: store.MailQueued, CreatedAt: now}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Reconcile asks the provider about attempts left untouched for longer

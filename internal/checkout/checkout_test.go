@@ -7,11 +7,13 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"selfmap/internal/checkout"
+	"selfmap/internal/mail"
 	"selfmap/internal/payment"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
@@ -38,7 +40,13 @@ func newFixtureIn(t *testing.T, s *store.Store, country string) *fixture {
 	clock := func() time.Time { return f.now }
 	f.sandbox = &payment.Sandbox{Store: s, Secret: "whsec_test", Now: clock}
 	f.svc = &checkout.Service{Store: s, Provider: f.sandbox, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock,
-		Receipt: func(o store.Order, r store.Result) (string, string) { return "Receipt " + o.OrderNumber, "Thank you" }}
+		Mails: func(o store.Order, r store.Result, token string) ([]mail.Content, error) {
+			out := []mail.Content{{Kind: mail.KindReceipt, Subject: "Receipt " + o.OrderNumber, Text: "Thank you"}}
+			if token != "" {
+				out = append(out, mail.Content{Kind: mail.KindReportReady, Subject: "Ready", Text: "?t=" + token, HTML: "<a href=\"?t=" + token + "\">"})
+			}
+			return out, nil
+		}}
 	f.sandbox.Deliver = f.svc.Receive
 	r := store.Result{ID: "result-1", ExamID: 1807, PageCode: "BMBTI", Locale: "en", Answers: "[]", ExamVersion: "v", ItemsVersion: "i",
 		NormsVersion: "n", NormGroup: "pooled", Scores: "{}", ResultCode: "INTJ-A", CreatedAt: f.now, UpdatedAt: f.now,
@@ -51,6 +59,12 @@ func newFixtureIn(t *testing.T, s *store.Store, country string) *fixture {
 }
 
 func mine(string) bool { return true }
+
+// The outbox's receipts and report-ready mails, for count.
+const (
+	receipts    = "mail_outbox WHERE kind = 'receipt'"
+	reportReady = "mail_outbox WHERE kind = 'report_ready'"
+)
 
 func (f *fixture) create(t *testing.T) checkout.Created {
 	t.Helper()
@@ -70,6 +84,7 @@ func (f *fixture) status(t *testing.T) string {
 	return o.Status
 }
 
+// count counts the rows of a table, or of "table WHERE ...".
 func (f *fixture) count(t *testing.T, table string) int {
 	t.Helper()
 	var n int
@@ -102,8 +117,19 @@ func TestPaySucceedsAndPricesOnTheServer(t *testing.T) {
 		if st := f.status(t); st != "paid" {
 			t.Fatalf("order %s after a successful payment", st)
 		}
-		if f.count(t, "conversions") != 1 || f.count(t, "mail_outbox") != 1 {
-			t.Error("no conversion or receipt")
+		if f.count(t, "conversions") != 1 || f.count(t, receipts) != 1 || f.count(t, reportReady) != 1 {
+			t.Error("no conversion, receipt or report-ready mail")
+		}
+		// The report-ready mail carries a link that opens this result; only
+		// its hash is stored.
+		var ready store.Mail
+		if err := s.DB.Get(&ready, `SELECT to_address, body, html_body FROM mail_outbox WHERE kind = 'report_ready'`); err != nil {
+			t.Fatal(err)
+		}
+		token := strings.TrimPrefix(ready.Body, "?t=")
+		if r, err := s.ResultForToken(context.Background(), token); err != nil || r.ID != "result-1" || len(token) != 43 ||
+			ready.To != "a@example.com" || !strings.Contains(ready.HTMLBody.String, token) {
+			t.Errorf("report-ready mail %+v: token %q opens %+v (%v)", ready, token, r, err)
 		}
 	})
 }
@@ -163,8 +189,10 @@ func TestReplayedEventFulfilsOnce(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		if f.status(t) != "paid" || f.count(t, "conversions") != 1 || f.count(t, "mail_outbox") != 1 || f.count(t, "payment_events") != 1 {
-			t.Fatalf("status %s, %d conversions, %d mails, %d events", f.status(t), f.count(t, "conversions"), f.count(t, "mail_outbox"), f.count(t, "payment_events"))
+		if f.status(t) != "paid" || f.count(t, "conversions") != 1 || f.count(t, receipts) != 1 || f.count(t, "payment_events") != 1 ||
+			f.count(t, reportReady) != 1 || f.count(t, "report_links") != 1 {
+			t.Fatalf("status %s, %d conversions, %d receipts, %d events, %d report-ready mails, %d links", f.status(t), f.count(t, "conversions"),
+				f.count(t, receipts), f.count(t, "payment_events"), f.count(t, reportReady), f.count(t, "report_links"))
 		}
 	})
 }
@@ -220,7 +248,7 @@ func TestReconcilerFulfilsALostSuccess(t *testing.T) {
 		}
 		f.now = f.now.Add(5 * time.Minute)
 		n, err := f.svc.Reconcile(context.Background(), time.Minute)
-		if err != nil || n != 1 || f.status(t) != "paid" || f.count(t, "mail_outbox") != 1 {
+		if err != nil || n != 1 || f.status(t) != "paid" || f.count(t, receipts) != 1 || f.count(t, reportReady) != 1 {
 			t.Fatalf("reconcile: %d, %v; order %s", n, err, f.status(t))
 		}
 		if n, _ := f.svc.Reconcile(context.Background(), time.Minute); n != 0 {

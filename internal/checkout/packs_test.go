@@ -58,8 +58,11 @@ func TestPackIsItsOwnOrderAfterTheReport(t *testing.T) {
 		if pack.Status != "paid" || pack.Kind != store.OrderPack || pack.SKUID.String != "mbti-pack-career" || pack.Email.String != "a@example.com" {
 			t.Fatalf("pack order after paying: %+v", pack)
 		}
-		if n := f.count(t, "mail_outbox"); n != 2 {
+		if n := f.count(t, receipts); n != 2 {
 			t.Errorf("%d receipts; want one for the report and one for the pack", n)
+		}
+		if n, links := f.count(t, reportReady), f.count(t, "report_links"); n != 1 || links != 1 {
+			t.Errorf("%d report-ready mails and %d links; a pack order must not send one", n, links)
 		}
 		if _, err := f.createPack("mbti-pack-career"); !errors.Is(err, checkout.ErrPackOwned) {
 			t.Errorf("buying a pack twice: %v", err)

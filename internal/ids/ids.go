@@ -5,6 +5,7 @@ package ids
 import (
 	"crypto/rand"
 	"encoding/base32"
+	"encoding/base64"
 	"strings"
 	"time"
 )
@@ -17,6 +18,15 @@ func New() string {
 	b := make([]byte, 16)
 	rand.Read(b) //nolint:errcheck // crypto/rand never fails
 	return encoding.EncodeToString(b)
+}
+
+// Token returns 256 random bits in base64url without padding (43
+// characters): the capability a report link carries. Only its hash is
+// stored.
+func Token() string {
+	b := make([]byte, 32)
+	rand.Read(b) //nolint:errcheck // crypto/rand never fails
+	return base64.RawURLEncoding.EncodeToString(b)
 }
 
 // OrderNumber returns a readable order number, e.g. SM261122-K7Q2X9MD: the

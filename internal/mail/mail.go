@@ -14,9 +14,10 @@ import (
 	gomail "github.com/wneessen/go-mail"
 )
 
-// Message is one e-mail to send.
+// Message is one e-mail to send: Body is the plain text, HTML the
+// alternative part (none when empty).
 type Message struct {
-	ID, To, Subject, Body string
+	ID, To, Subject, Body, HTML string
 }
 
 // Sender delivers messages.
@@ -68,7 +69,8 @@ func NewSMTP(rawURL, from string) (*SMTP, error) {
 	return &SMTP{client: c, from: from}, nil
 }
 
-// Send delivers one message as plain text.
+// Send delivers one message: multipart/alternative with the plain text
+// first (the fallback) and the HTML last (preferred by clients that show it).
 func (s *SMTP) Send(ctx context.Context, m Message) error {
 	msg := gomail.NewMsg()
 	if err := msg.From(s.from); err != nil {
@@ -81,6 +83,9 @@ func (s *SMTP) Send(ctx context.Context, m Message) error {
 	msg.SetMessageIDWithValue(m.ID + "@selfmap")
 	msg.SetDate()
 	msg.SetBodyString(gomail.TypeTextPlain, m.Body)
+	if m.HTML != "" {
+		msg.AddAlternativeString(gomail.TypeTextHTML, m.HTML)
+	}
 	if err := s.client.DialAndSendWithContext(ctx, msg); err != nil {
 		return fmt.Errorf("mail: send %s: %w", m.ID, err)
 	}

@@ -205,41 +205,6 @@ func (s *Store) InsertConversion(ctx context.Context, tx *sqlx.Tx, c Conversion)
 	return nil
 }
 
-// Mail is a message in the outbox.
-type Mail struct {
-	ID        string       `db:"id"`
-	Kind      string       `db:"kind"`
-	To        string       `db:"to_address"`
-	Locale    string       `db:"locale"`
-	Subject   string       `db:"subject"`
-	Body      string       `db:"body"`
-	Ref       string       `db:"ref"`
-	Status    string       `db:"status"`
-	CreatedAt time.Time    `db:"created_at"`
-	SentAt    sql.NullTime `db:"sent_at"`
-}
-
-// QueueMail puts a message in the outbox in tx; a second message of the same
-// kind about the same thing (ref) is dropped, so a receipt goes out once.
-func (s *Store) QueueMail(ctx context.Context, tx *sqlx.Tx, m Mail) error {
-	if _, err := tx.NamedExecContext(ctx, `INSERT INTO mail_outbox (id, kind, to_address, locale, subject, body, ref, status, created_at)
-		VALUES (:id, :kind, :to_address, :locale, :subject, :body, :ref, :status, :created_at) ON CONFLICT (kind, ref) DO NOTHING`, m); err != nil {
-		return fmt.Errorf("store: queue mail: %w", err)
-	}
-	return nil
-}
-
-// ListMail returns the newest messages of the outbox.
-func (s *Store) ListMail(ctx context.Context, limit int) ([]Mail, error) {
-	var out []Mail
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT id, kind, to_address, locale, subject, body, ref, status, created_at, sent_at
-		FROM mail_outbox ORDER BY created_at DESC LIMIT ?`), limit)
-	if err != nil {
-		return nil, fmt.Errorf("store: list mail: %w", err)
-	}
-	return out, nil
-}
-
 // GetOrder reads an order by id.
 func (s *Store) GetOrder(ctx context.Context, q sqlx.QueryerContext, id string) (Order, error) {
 	var o Order
@@ -314,26 +279,4 @@ func (s *Store) CountResults(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("store: count results: %w", err)
 	}
 	return n, nil
-}
-
-// QueuedMail lists messages waiting to be sent, oldest first.
-func (s *Store) QueuedMail(ctx context.Context, limit int) ([]Mail, error) {
-	var out []Mail
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT id, kind, to_address, locale, subject, body, ref, status, created_at, sent_at
-		FROM mail_outbox WHERE status = 'queued' ORDER BY created_at LIMIT ?`), limit)
-	if err != nil {
-		return nil, fmt.Errorf("store: queued mail: %w", err)
-	}
-	return out, nil
-}
-
-// MarkMailSent records that a message left, once: of two senders racing,
-// one marks it.
-func (s *Store) MarkMailSent(ctx context.Context, id string, now time.Time) (bool, error) {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE mail_outbox SET status = 'sent', sent_at = ? WHERE id = ? AND status = 'queued'`), now.UTC(), id)
-	if err != nil {
-		return false, fmt.Errorf("store: mark mail sent: %w", err)
-	}
-	n, err := res.RowsAffected()
-	return n == 1, err
 }

@@ -21,9 +21,18 @@ type Received struct {
 
 // Server is a running test SMTP server.
 type Server struct {
-	Addr string
-	mu   sync.Mutex
-	got  []Received
+	Addr    string
+	mu      sync.Mutex
+	got     []Received
+	failing bool
+}
+
+// SetFailing makes the server refuse every message with a temporary error
+// (451), as a server that is overloaded does, until set back.
+func (s *Server) SetFailing(failing bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.failing = failing
 }
 
 // Start listens on a free loopback port until the test ends.
@@ -72,7 +81,10 @@ func (x *session) Data(r io.Reader) error {
 	}
 	x.cur.Data = b.String()
 	x.s.mu.Lock()
+	defer x.s.mu.Unlock()
+	if x.s.failing {
+		return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "try again later"}
+	}
 	x.s.got = append(x.s.got, x.cur)
-	x.s.mu.Unlock()
 	return nil
 }

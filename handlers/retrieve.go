@@ -1,0 +1,67 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/apperr"
+	"selfmap/views"
+)
+
+// retrievePage serves GET /report/retrieve/{p}: the form that mails the
+// links to a mailbox's paid reports.
+func (s *Server) retrievePage(c echo.Context) error {
+	return s.render(c, http.StatusOK, views.Retrieve(views.RetrievePage{Action: retrieveAction(c)}))
+}
+
+// retrievePost takes the form (POST /report/retrieve/{p}). Sent redirects
+// back with a flash (Post/Redirect/Get); any other outcome shows the form
+// again with the address kept and its message. The page never shows a
+// report or a link.
+func (s *Server) retrievePost(c echo.Context) error {
+	email := c.FormValue("email")
+	err := s.Retrieval.Send(c.Request().Context(), email, state(c).Locale)
+	if err == nil {
+		sess := s.session(c)
+		sess.AddFlash(tr(c).T("retrieve.sent"))
+		if err := sess.Save(c.Request(), c.Response()); err != nil {
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, retrieveAction(c))
+	}
+	var ae *apperr.Error
+	if !errors.As(err, &ae) {
+		return err
+	}
+	if ae.Status >= 500 {
+		s.Logger.ErrorContext(c.Request().Context(), "retrieve: not sent", "request_id", state(c).RequestID, "err", err)
+	}
+	page := views.RetrievePage{Action: retrieveAction(c), Email: email, Error: ae.ID, FieldError: ae.Status == http.StatusBadRequest}
+	status := ae.Status
+	if page.FieldError {
+		status = http.StatusUnprocessableEntity
+	}
+	return s.render(c, status, views.Retrieve(page))
+}
+
+// apiRetrieve serves POST /pay/exam/order/report/retrieve {"email": ...}:
+// the same as the form, answered in the envelope. Nothing of a report is in
+// the answer.
+func (s *Server) apiRetrieve(c echo.Context) error {
+	var req struct {
+		Email string `json:"email"`
+	}
+	if err := c.Bind(&req); err != nil {
+		return apiInvalid("body")
+	}
+	if err := s.Retrieval.Send(c.Request().Context(), req.Email, state(c).Locale); err != nil {
+		return err
+	}
+	return s.apiOK(c, map[string]string{"state": "sent", "message": tr(c).T("retrieve.sent")})
+}
+
+func retrieveAction(c echo.Context) string {
+	return state(c).LocalPath("/report/retrieve/" + pair(c).String())
+}

@@ -1,0 +1,118 @@
+package mail
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	htmltemplate "html/template"
+	"strings"
+	texttemplate "text/template"
+
+	"selfmap/internal/i18n"
+)
+
+// The kinds of e-mail the service sends; each has a subject message
+// mail.<kind>.subject, a heading mail.<kind>.heading and a template pair
+// templates/<kind>.html and templates/<kind>.txt.
+const (
+	KindReceipt     = "receipt"
+	KindReportReady = "report_ready"
+	KindRetrieval   = "retrieval"
+)
+
+var kinds = []string{KindReceipt, KindReportReady, KindRetrieval}
+
+//go:embed templates/*.html templates/*.txt
+var templateFiles embed.FS
+
+// Content is a composed e-mail: the subject and both bodies.
+type Content struct {
+	Kind, Subject, Text, HTML string
+}
+
+// Data is what a template shows. Vars fill the messages' placeholders
+// (Order, Product, Total, Type); the URLs are absolute.
+type Data struct {
+	Vars        map[string]any
+	BaseURL     string
+	RetrieveURL string
+	ReportURL   string
+	Reports     []ReportLink
+}
+
+// ReportLink is one report of a retrieval e-mail with its new link.
+type ReportLink struct {
+	Type, Order, Date, URL string
+}
+
+// Templates are the parsed e-mail templates, one HTML and one text set per
+// kind, loaded once at start-up.
+type Templates struct {
+	html map[string]*htmltemplate.Template
+	text map[string]*texttemplate.Template
+}
+
+// LoadTemplates parses the embedded templates; a broken one stops the boot.
+func LoadTemplates() (*Templates, error) {
+	t := &Templates{html: map[string]*htmltemplate.Template{}, text: map[string]*texttemplate.Template{}}
+	for _, k := range kinds {
+		h, err := htmltemplate.ParseFS(templateFiles, "templates/layout.html", "templates/"+k+".html")
+		if err != nil {
+			return nil, fmt.Errorf("mail: parse %s.html: %w", k, err)
+		}
+		x, err := texttemplate.ParseFS(templateFiles, "templates/layout.txt", "templates/"+k+".txt")
+		if err != nil {
+			return nil, fmt.Errorf("mail: parse %s.txt: %w", k, err)
+		}
+		t.html[k], t.text[k] = h, x
+	}
+	return t, nil
+}
+
+// Compose writes an e-mail of a kind in the translator's locale.
+func (t *Templates) Compose(kind string, tr *i18n.Translator, d Data) (Content, error) {
+	h, ok := t.html[kind]
+	if !ok {
+		return Content{}, fmt.Errorf("mail: unknown kind %q", kind)
+	}
+	v := view{Data: d, tr: tr, Lang: tr.Locale.Tag, Brand: tr.T("meta.site_name")}
+	v.Subject = tr.TD("mail."+kind+".subject", d.Vars)
+	v.Heading = tr.TD("mail."+kind+".heading", d.Vars)
+	v.Preheader = v.Heading
+	var html, text bytes.Buffer
+	if err := h.ExecuteTemplate(&html, "layout", v); err != nil {
+		return Content{}, fmt.Errorf("mail: render %s.html: %w", kind, err)
+	}
+	if err := t.text[kind].ExecuteTemplate(&text, "layout", v); err != nil {
+		return Content{}, fmt.Errorf("mail: render %s.txt: %w", kind, err)
+	}
+	return Content{Kind: kind, Subject: v.Subject, Text: strings.TrimSpace(text.String()) + "\n", HTML: html.String()}, nil
+}
+
+// view is the templates' dot: the data, the translated frame, and the
+// translator behind T, TD and Item.
+type view struct {
+	Data
+	tr                                       *i18n.Translator
+	Lang, Brand, Subject, Heading, Preheader string
+}
+
+// T translates a message without placeholders.
+func (v view) T(id string) string { return v.tr.T(id) }
+
+// TD translates a message with the e-mail's Vars.
+func (v view) TD(id string) string { return v.tr.TD(id, v.Vars) }
+
+// Var is one of the e-mail's Vars as text.
+func (v view) Var(name string) string { return fmt.Sprint(v.Vars[name]) }
+
+// Item names one report of a retrieval e-mail.
+func (v view) Item(r ReportLink) string {
+	return v.tr.TD("mail.retrieval.item", map[string]any{"Type": r.Type, "Order": r.Order, "Date": r.Date})
+}
+
+// button is a call-to-action link.
+type button struct{ URL, Label string }
+
+// Button makes a call-to-action link for the "button" template.
+func (v view) Button(url, label string) button { return button{URL: url, Label: label} }
