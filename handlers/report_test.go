@@ -177,3 +177,24 @@ func TestReportPDF(t *testing.T) {
 var messageID = regexp.MustCompile(`>[^<]*\b(report|typeprofile|pack|package)\.[a-z_]+\.[a-zA-Z0-9_.]+`)
 
 func jsonDecode(b []byte, into any) error { return json.Unmarshal(b, into) }
+
+// Every type has a social card; its page points at it; nothing else is one.
+func TestSocialCards(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		e := newServer(t, s)
+		b := &browser{t: t, e: e, cookies: map[string]*http.Cookie{}}
+		rec := b.get("/og/type/enfp.png")
+		if rec.Code != 200 || rec.Header().Get("Content-Type") != "image/png" || !bytes.HasPrefix(rec.Body.Bytes(), []byte("\x89PNG")) {
+			t.Fatalf("card: %d %s", rec.Code, rec.Header().Get("Content-Type"))
+		}
+		for _, bad := range []string{"/og/type/xxxx.png", "/og/type/enfp.jpg", "/og/type/enfp-a.png"} {
+			if rec := b.get(bad); rec.Code != 404 {
+				t.Errorf("%s: %d", bad, rec.Code)
+			}
+		}
+		page := b.get("/ja/types/BMBTI-1807/enfp").Body.String()
+		if !strings.Contains(page, `<meta property="og:image" content="http://selfmap.test/og/type/enfp.png">`) {
+			t.Error("the type page does not name its card")
+		}
+	})
+}

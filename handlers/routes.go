@@ -34,6 +34,7 @@ func (s *Server) routes(e *echo.Echo) {
 	get(assets.Prefix+"*", echo.WrapHandler(s.Assets))
 	get(islands.Prefix+"*", echo.WrapHandler(s.Islands.Handler()))
 	get("/favicon.ico", s.favicon)
+	get("/og/type/:file", s.socialCard)
 
 	// Landing and home
 	get("/", s.home)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/gorilla/sessions"
@@ -19,6 +20,7 @@ import (
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
+	"selfmap/internal/ogimage"
 	"selfmap/internal/pdf"
 	"selfmap/internal/report"
 	"selfmap/internal/result"
@@ -28,6 +30,7 @@ import (
 	"selfmap/internal/store"
 	"selfmap/internal/support"
 	"selfmap/internal/theme"
+	"selfmap/internal/typology"
 	"selfmap/internal/web"
 )
 
@@ -62,6 +65,8 @@ type Deps struct {
 // Server holds the dependencies every handler shares.
 type Server struct {
 	Deps
+	// cards draws the types' social cards (PNG) once, when first asked.
+	cards  func() (ogimage.Cards, error)
 	static *web.Static
 	http   *httpMetrics
 	// landingCSS is the stylesheet of the home and landing pages.
@@ -71,6 +76,7 @@ type Server struct {
 // New builds the router with its middleware and every route.
 func New(d Deps) (*echo.Echo, error) {
 	s := &Server{Deps: d}
+	s.cards = sync.OnceValues(func() (ogimage.Cards, error) { return ogimage.Draw(typology.Codes, "16-type personality test") })
 	s.static = &web.Static{
 		AppCSS:  d.Assets.URL("static/css/app.css"),
 		Islands: d.Islands,

@@ -41,6 +41,7 @@ func (s *Server) typePage(c echo.Context) error {
 	page := views.TypePage{
 		CSS: s.pagesCSS(), Code: code, Title: t.T("type." + code + ".title"), Summary: t.T("type." + code + ".summary"),
 		ListHref: st.LocalPath("/types/" + p.String()), StartHref: startHref(c, p),
+		Image: s.Config.BaseURL + "/og/type/" + strings.ToLower(code) + ".png",
 	}
 	page.Description = content.Summary(page.Summary, 160)
 	for i, axis := range typology.Axes {
@@ -86,3 +87,19 @@ func typePath(p exam.Pair, code string) string {
 // pagesCSS is the stylesheet of the content pages (types, tests, help,
 // support, legal).
 func (s *Server) pagesCSS() string { return s.Assets.URL("static/css/pages.css") }
+
+// socialCard serves /og/type/{code}.png: the type's card for sharing, drawn
+// once at start and cached by browsers and networks for a day.
+func (s *Server) socialCard(c echo.Context) error {
+	code := typology.Normalize(strings.TrimSuffix(c.Param("file"), ".png"))
+	if code == "" || !strings.HasSuffix(c.Param("file"), ".png") {
+		return notFound()
+	}
+	cards, err := s.cards()
+	if err != nil {
+		return err
+	}
+	card := cards[code]
+	c.Response().Header().Set("Cache-Control", "public, max-age=86400")
+	return c.Blob(http.StatusOK, "image/png", card)
+}

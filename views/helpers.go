@@ -35,6 +35,8 @@ type Meta struct {
 	// seconds: status pages poll and move on without JavaScript.
 	Refresh    int
 	RefreshURL string
+	// Image is an absolute URL of the page's social card (og:image).
+	Image string
 	// Path is the page's canonical path in the default locale when the
 	// request path alone does not name it (an article chosen by ?id=).
 	Path string

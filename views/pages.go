@@ -45,7 +45,9 @@ type TypeSection struct {
 
 // TypePage is the view model of one personality type's page.
 type TypePage struct {
-	CSS         string
+	CSS string
+	// Image is the type's social card, for sharing.
+	Image       string
 	Code, Title string
 	Summary     string
 	Description string

@@ -814,7 +814,7 @@ func TypeProfile(p TypePage) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = Layout(Meta{Title: td(ctx, "typepage.meta_title", map[string]any{"Code": p.Code, "Name": p.Title}), Description: p.Description, ExtraCSS: p.CSS, JSONLD: typeLD(ctx, p)}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var21), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = Layout(Meta{Title: td(ctx, "typepage.meta_title", map[string]any{"Code": p.Code, "Name": p.Title}), Description: p.Description, ExtraCSS: p.CSS, JSONLD: typeLD(ctx, p), Image: p.Image}).Render(templ.WithChildren(ctx, templ_7745c5c3_Var21), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
