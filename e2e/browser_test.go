@@ -212,9 +212,10 @@ type browserPage struct {
 	t   *testing.T
 	ctx context.Context
 
-	mu      sync.Mutex
-	console []consoleEntry
-	dialogs chan string
+	mu       sync.Mutex
+	console  []consoleEntry
+	requests []string
+	dialogs  chan string
 }
 
 type consoleEntry struct {
@@ -266,6 +267,11 @@ func newPageWithin(t *testing.T, limit time.Duration) *browserPage {
 func (p *browserPage) record(ev any) {
 	var e consoleEntry
 	switch ev := ev.(type) {
+	case *network.EventRequestWillBeSent:
+		p.mu.Lock()
+		p.requests = append(p.requests, ev.Request.URL)
+		p.mu.Unlock()
+		return
 	case *runtime.EventConsoleAPICalled:
 		args := make([]string, len(ev.Args))
 		for i, a := range ev.Args {

@@ -10,6 +10,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"net"
@@ -18,10 +19,16 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"selfmap/internal/exam"
+	"selfmap/internal/site"
+	"selfmap/internal/store"
+	"selfmap/internal/tracking"
 )
 
 const (
@@ -35,6 +42,10 @@ const (
 // baseURL is the address of the server that TestMain started, such as
 // http://127.0.0.1:43567, with no trailing slash.
 var baseURL string
+
+// trackedURL reaches the same server as localhost, a host name whose site
+// has ad pixels and analytics tools configured (tracking_test.go).
+var trackedURL string
 
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
@@ -58,6 +69,7 @@ func run(m *testing.M) int {
 		return 1
 	}
 	baseURL = srv.url
+	trackedURL = strings.Replace(srv.url, "127.0.0.1", "localhost", 1)
 
 	code := m.Run()
 
@@ -111,6 +123,9 @@ func startServer(dir string) (*server, error) {
 	seed.Dir, seed.Env = dir, env
 	if out, err := seed.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("selfmap seed: %w\n%s", err, out)
+	}
+	if err := addTrackedSite(env); err != nil {
+		return nil, err
 	}
 	s.cmd = exec.Command(bin, "serve")
 	s.cmd.Dir = dir
@@ -213,4 +228,26 @@ func (b *syncBuffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// addTrackedSite configures the site "localhost" with every kind of
+// third-party script, so a test can watch what loads before and after
+// consent; 127.0.0.1 stays a site without any.
+func addTrackedSite(env []string) error {
+	var dbURL string
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "DATABASE_URL="); ok {
+			dbURL = v
+		}
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, dbURL)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return st.SaveSite(ctx, site.Site{Host: "localhost", Theme: "home", Home: exam.DefaultPair, Tracking: tracking.Config{
+		Pixels:     map[string]string{"meta": "1234567890", "tiktok": "CTEST123", "snapchat": "snap-1", "bing": "5000000", "kwai": "kw1"},
+		TagManager: "GTM-TEST1", SessionReplay: "clar1", BotProtection: "0x4AAAAAAA",
+	}})
 }

@@ -14,6 +14,8 @@ import (
 	"golang.org/x/time/rate"
 
 	"selfmap/internal/ids"
+	"selfmap/internal/tracking"
+	"selfmap/internal/web"
 )
 
 // maxBody bounds every request body; larger ones answer 413.
@@ -88,7 +90,7 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		nonce := newNonce()
 		h := c.Response().Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy(nonce, false))
+		h.Set("Content-Security-Policy", contentSecurityPolicy(nonce))
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
@@ -103,27 +105,47 @@ func (s *Server) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// contentSecurityPolicy is the policy of a response. Pages with Stripe's
-// Payment Element also allow Stripe.js, its frames and its API, as Stripe
-// documents; no other page loads anything from another origin.
-func contentSecurityPolicy(nonce string, stripe bool) string {
-	script, frame, connect := "'self' 'nonce-"+nonce+"'", "'none'", "'self'"
-	if stripe {
-		script += " https://js.stripe.com https://*.js.stripe.com"
-		frame = "https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com"
-		connect += " https://api.stripe.com"
+// contentSecurityPolicy is the policy of a response: our own origin and
+// the response's nonce, plus the origins of what the page loads from
+// elsewhere: Stripe's Payment Element, and the third-party scripts the
+// visitor consented to (internal/tracking). No other page loads anything
+// from another origin.
+func contentSecurityPolicy(nonce string, extra ...tracking.Origins) string {
+	script, frame, connect, img := []string{"'self'", "'nonce-" + nonce + "'"}, []string{}, []string{"'self'"}, []string{"'self'", "data:"}
+	for _, o := range extra {
+		script, frame, connect, img = append(script, o.Script...), append(frame, o.Frame...), append(connect, o.Connect...), append(img, o.Img...)
 	}
-	return "default-src 'self'; script-src " + script + "; style-src 'self' 'nonce-" + nonce + "'; " +
-		"img-src 'self' data:; font-src 'self'; connect-src " + connect + "; frame-src " + frame + "; object-src 'none'; base-uri 'none'; " +
-		"frame-ancestors 'none'; form-action 'self'"
+	if len(frame) == 0 {
+		frame = []string{"'none'"}
+	}
+	return "default-src 'self'; script-src " + strings.Join(script, " ") + "; style-src 'self' 'nonce-" + nonce + "'; " +
+		"img-src " + strings.Join(img, " ") + "; font-src 'self'; connect-src " + strings.Join(connect, " ") + "; frame-src " + strings.Join(frame, " ") +
+		"; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+}
+
+// stripeOrigins are what Stripe documents for the Payment Element.
+var stripeOrigins = tracking.Origins{
+	Script:  []string{"https://js.stripe.com", "https://*.js.stripe.com"},
+	Frame:   []string{"https://js.stripe.com", "https://*.js.stripe.com", "https://hooks.stripe.com"},
+	Connect: []string{"https://api.stripe.com"},
+}
+
+// setPolicy writes the response's policy: the page's planned third-party
+// scripts, and more (Stripe) where the page needs it.
+func setPolicy(c echo.Context, more ...tracking.Origins) {
+	ctx := c.Request().Context()
+	extra := more
+	if st, ok := web.Lookup(ctx); ok && len(st.Tracking) > 0 {
+		extra = append(extra, st.Tracking.Origins())
+	}
+	c.Response().Header().Set("Content-Security-Policy", contentSecurityPolicy(templ.GetNonce(ctx), extra...))
 }
 
 // allowStripe widens this response's policy for Stripe's Payment Element,
 // and lets Stripe's frames use the Payment Request API (wallets).
 func allowStripe(c echo.Context) {
-	h := c.Response().Header()
-	h.Set("Content-Security-Policy", contentSecurityPolicy(templ.GetNonce(c.Request().Context()), true))
-	h.Set("Permissions-Policy", `camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com")`)
+	setPolicy(c, stripeOrigins)
+	c.Response().Header().Set("Permissions-Policy", `camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com")`)
 }
 
 func newNonce() string {

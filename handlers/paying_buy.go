@@ -11,6 +11,7 @@ import (
 	"selfmap/internal/checkout"
 	"selfmap/internal/money"
 	"selfmap/internal/store"
+	"selfmap/internal/tracking"
 	"selfmap/views"
 )
 
@@ -67,6 +68,7 @@ func (s *Server) payingBuy(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	state(c).AdEvents = []tracking.Event{{Name: tracking.ViewContent}}
 	p := views.BuyPage{Type: r.ResultCode, Price: mustFormat(q.Total, q.Currency), UnlockedToday: today, TestsTotal: total,
 		PayHref: flowURL(c, "/paying/payment", r.ID)}
 	if q.List > 0 {

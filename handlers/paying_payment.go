@@ -11,6 +11,7 @@ import (
 	"selfmap/internal/billing"
 	"selfmap/internal/payment"
 	"selfmap/internal/store"
+	"selfmap/internal/tracking"
 	"selfmap/views"
 )
 
@@ -137,5 +138,6 @@ func (s *Server) payingPayment(c echo.Context) error {
 	if page.Stripe {
 		allowStripe(c)
 	}
+	st.AdEvents = []tracking.Event{{Name: tracking.InitiateCheckout, Value: float64(q.Total) / 100, Currency: q.Currency}}
 	return s.render(c, http.StatusOK, views.Payment(page))
 }

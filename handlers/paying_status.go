@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/billing"
+	"selfmap/internal/tracking"
 	"selfmap/views"
 )
 
@@ -37,6 +38,9 @@ func (s *Server) payingSuccess(c echo.Context) error {
 	if billing.Status(o.Status) != billing.Paid {
 		return c.Redirect(http.StatusSeeOther, flowURL(c, "/paying/check", r.ID))
 	}
+	// The order number is the event's id: a reload reports it again, and
+	// the networks drop the repeat.
+	state(c).AdEvents = []tracking.Event{{Name: tracking.Purchase, Value: float64(o.Total) / 100, Currency: o.Currency.String, ID: o.OrderNumber}}
 	return s.render(c, http.StatusOK, views.PayStatus(views.StatusPage{Kind: "success", Refresh: 3, Next: flowURL(c, "/report/result", r.ID)}))
 }
 

@@ -14,6 +14,7 @@ import (
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
 	"selfmap/internal/theme"
+	"selfmap/internal/tracking"
 	"selfmap/internal/web"
 )
 
@@ -90,6 +91,9 @@ func (s *Server) requestState(next echo.HandlerFunc) echo.HandlerFunc {
 			return notFound()
 		}
 		c.SetRequest(r.WithContext(i18n.WithTranslator(web.With(r.Context(), st), s.Catalog.Translator(st.Locale))))
+		if len(st.Tracking) > 0 {
+			setPolicy(c)
+		}
 		if err := s.loadSession(c, st); err != nil {
 			return err
 		}
@@ -123,8 +127,10 @@ func (s *Server) newRequestState(c echo.Context) *web.Request {
 		Static:    s.static,
 		RequestID: c.Response().Header().Get(echo.HeaderXRequestID),
 	}
+	trackingConfig := s.Config.Tracking
 	if site, ok := s.Sites.Lookup(r.Context(), theme.NormalizeHost(r.Host)); ok {
 		st.Theme, st.FromSite = s.siteTheme(site), true
+		trackingConfig = site.Tracking
 		st.Home = site.Home
 		if u, err := url.Parse(s.Config.BaseURL); err == nil {
 			st.BaseURL = u.Scheme + "://" + strings.ToLower(r.Host)
@@ -133,6 +139,7 @@ func (s *Server) newRequestState(c echo.Context) *web.Request {
 	if ck, err := r.Cookie(consent.CookieName); err == nil {
 		st.Consent = consent.Parse(ck.Value)
 	}
+	st.Tracking = tracking.Decide(trackingConfig, st.Consent, r.URL.Query())
 	return st
 }
 

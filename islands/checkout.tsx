@@ -136,6 +136,11 @@ function Lock() {
  * confirms it. Stripe.js loads only now; the card never touches our pages.
  * Stripe redirects to the status check, which follows the webhook's verdict.
  */
+/** Tells the consented ad pixels, if any, that payment details were given. */
+function reportPaymentInfo() {
+  document.dispatchEvent(new CustomEvent("selfmap:ad", { detail: { name: "add_payment_info" } }));
+}
+
 function StripeCheckout({ props, email }: { props: Props; email: string }) {
   const t = props.messages;
   const mount = useRef<HTMLDivElement>(null);
@@ -186,6 +191,7 @@ function StripeCheckout({ props, email }: { props: Props; email: string }) {
     if (!r || phase !== "ready") return;
     setPhase("paying");
     setError("");
+    reportPaymentInfo();
     try {
       const checked = await r.elements.submit();
       if (checked.error) {
@@ -409,6 +415,7 @@ function Checkout({ props, early, focus }: { props: Props; early: Partial<Values
     busy.current = true;
     setFailure(null);
     setPhase("creating");
+    reportPaymentInfo();
     let created: Created | null = null;
     try {
       created = await postJSON<Created | null>(

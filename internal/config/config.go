@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"selfmap/internal/tracking"
 	"selfmap/internal/validate"
 )
 
@@ -48,6 +49,10 @@ type Config struct {
 	ShutdownTimeout time.Duration
 	// LogLevel is debug, info, warn or error (LOG_LEVEL).
 	LogLevel string
+	// Tracking is what third-party scripts a host without a site of its own
+	// loads after consent (TRACKING, JSON as internal/tracking.Config;
+	// default: none).
+	Tracking tracking.Config
 	// ChromiumPath is the browser that prints the PDF reports
 	// (CHROMIUM_PATH; default: chromium on the PATH).
 	ChromiumPath string
@@ -142,6 +147,11 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.StripePublishableKey != "" && !strings.HasPrefix(c.StripePublishableKey, "pk_") {
 		errs = append(errs, errors.New("STRIPE_PUBLISHABLE_KEY must be a publishable key (pk_...): the browser sees it"))
+	}
+	if tr, err := tracking.Parse(get("TRACKING", "")); err != nil {
+		errs = append(errs, fmt.Errorf("TRACKING: %w", err))
+	} else {
+		c.Tracking = tr
 	}
 	if c.Env == EnvProd && len(c.SessionSecret) < 32 {
 		errs = append(errs, errors.New("SESSION_SECRET must be set to at least 32 characters in prod"))

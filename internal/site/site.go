@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"selfmap/internal/exam"
+	"selfmap/internal/tracking"
 )
 
 // Site is one host name's configuration.
@@ -17,6 +18,8 @@ type Site struct {
 	Host  string
 	Theme string
 	Home  exam.Pair
+	// Tracking is what third-party scripts the site loads after consent.
+	Tracking tracking.Config
 }
 
 // Loader reads every site from storage.

@@ -2,10 +2,12 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"selfmap/internal/exam"
 	"selfmap/internal/site"
+	"selfmap/internal/tracking"
 )
 
 type siteRow struct {
@@ -13,26 +15,37 @@ type siteRow struct {
 	Theme    string `db:"theme"`
 	HomeCode string `db:"home_code"`
 	HomeExam int    `db:"home_exam"`
+	Tracking string `db:"tracking"`
 }
 
 // ListSites returns every configured site.
 func (s *Store) ListSites(ctx context.Context) ([]site.Site, error) {
 	var rows []siteRow
-	if err := s.DB.SelectContext(ctx, &rows, `SELECT host, theme, home_code, home_exam FROM sites ORDER BY host`); err != nil {
+	if err := s.DB.SelectContext(ctx, &rows, `SELECT host, theme, home_code, home_exam, tracking FROM sites ORDER BY host`); err != nil {
 		return nil, fmt.Errorf("store: list sites: %w", err)
 	}
 	out := make([]site.Site, len(rows))
 	for i, r := range rows {
-		out[i] = site.Site{Host: r.Host, Theme: r.Theme, Home: exam.Pair{Code: r.HomeCode, ExamID: r.HomeExam}}
+		tr, err := tracking.Parse(r.Tracking)
+		if err != nil {
+			// A bad configuration loads nothing rather than something unchecked.
+			tr = tracking.Config{}
+		}
+		out[i] = site.Site{Host: r.Host, Theme: r.Theme, Home: exam.Pair{Code: r.HomeCode, ExamID: r.HomeExam}, Tracking: tr}
 	}
 	return out, nil
 }
 
 // SaveSite creates or replaces a site.
 func (s *Store) SaveSite(ctx context.Context, st site.Site) error {
-	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO sites (host, theme, home_code, home_exam) VALUES (?, ?, ?, ?)
-		ON CONFLICT (host) DO UPDATE SET theme = excluded.theme, home_code = excluded.home_code, home_exam = excluded.home_exam`),
-		st.Host, st.Theme, st.Home.Code, st.Home.ExamID)
+	tr, err := json.Marshal(st.Tracking)
+	if err != nil {
+		return err
+	}
+	_, err = s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO sites (host, theme, home_code, home_exam, tracking) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (host) DO UPDATE SET theme = excluded.theme, home_code = excluded.home_code, home_exam = excluded.home_exam,
+		tracking = excluded.tracking`),
+		st.Host, st.Theme, st.Home.Code, st.Home.ExamID, string(tr))
 	if err != nil {
 		return fmt.Errorf("store: save site %s: %w", st.Host, err)
 	}

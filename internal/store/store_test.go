@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"reflect"
 	"testing"
 	"time"
 
@@ -10,6 +11,7 @@ import (
 	"selfmap/internal/site"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
+	"selfmap/internal/tracking"
 )
 
 func TestMigrateIsIdempotentAndRefusesNewerSchema(t *testing.T) {
@@ -48,6 +50,7 @@ func TestSites(t *testing.T) {
 			t.Fatal(err)
 		}
 		relax.Theme = "young"
+		relax.Tracking = tracking.Config{Pixels: map[string]string{"meta": "1234567890"}, TagManager: "GTM-ABC123"}
 		if err := s.SaveSite(ctx, relax); err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +58,7 @@ func TestSites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != 1 || got[0] != relax {
+		if len(got) != 1 || !reflect.DeepEqual(got[0], relax) {
 			t.Fatalf("sites = %+v; want [%+v]", got, relax)
 		}
 	})

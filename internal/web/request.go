@@ -12,6 +12,7 @@ import (
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
 	"selfmap/internal/theme"
+	"selfmap/internal/tracking"
 )
 
 // Request is the per-request state that pages need.
@@ -37,6 +38,10 @@ type Request struct {
 	RequestID string
 	// Static holds the URLs of the site-wide assets.
 	Static *Static
+	// Tracking is what third-party scripts the page loads (nothing before
+	// consent); AdEvents are the funnel events it reports to them.
+	Tracking tracking.Plan
+	AdEvents []tracking.Event
 }
 
 // Static is the set of site-wide assets, resolved once at start-up.
