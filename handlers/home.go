@@ -1,9 +1,9 @@
 package handlers
 
 import (
-	"net/http"
 	"slices"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/exam"
@@ -20,12 +20,14 @@ func (s *Server) home(c echo.Context) error {
 	if v, ok := c.Get(pairKey).(exam.Pair); ok {
 		p = v
 	}
-	return s.render(c, http.StatusOK, views.Homepage(views.HomePage{
-		StartHref: startHref(c, p), CSS: s.landingCSS, Proof: s.proof(c, p),
-		// The contact box posts to the support page, which answers a
-		// mistake there with every value kept.
-		Contact: views.ContactForm(contactForm(c, p, support.Input{}, nil)),
-	}))
+	return s.renderPublic(c, visitorRegion(c), func() templ.Component {
+		return views.Homepage(views.HomePage{
+			StartHref: startHref(c, p), CSS: s.landingCSS, Proof: s.proof(c, p),
+			// The contact box posts to the support page, which answers a
+			// mistake there with every value kept.
+			Contact: views.ContactForm(contactForm(c, p, support.Input{}, nil)),
+		})
+	})
 }
 
 // landing serves /landing/{name}/{p}: the landing's own copy in its own
@@ -41,9 +43,9 @@ func (s *Server) landing(c echo.Context) error {
 		st.Theme = th
 	}
 	p := pair(c)
-	return s.render(c, http.StatusOK, views.Landing(views.LandingPage{
-		Name: name, StartHref: startHref(c, p), CSS: s.landingCSS, Proof: s.proof(c, p),
-	}))
+	return s.renderPublic(c, visitorRegion(c), func() templ.Component {
+		return views.Landing(views.LandingPage{Name: name, StartHref: startHref(c, p), CSS: s.landingCSS, Proof: s.proof(c, p)})
+	})
 }
 
 // startHref is where a page's "Start the test" leads, tracking parameters
@@ -57,7 +59,7 @@ func startHref(c echo.Context, p exam.Pair) string {
 func (s *Server) proof(c echo.Context, p exam.Pair) views.Proof {
 	ctx := c.Request().Context()
 	locale := state(c).Locale.Tag
-	region, _ := geo.FromAcceptLanguage(c.Request().Header.Get("Accept-Language"))
+	region := visitorRegion(c)
 	n := s.Social.Counters(ctx, p.ExamID, region)
 	out := views.Proof{Counters: views.Counters{
 		Today: n.Today, Total: n.Total, InRegion: n.InRegion, Ratings: n.Ratings, Accuracy: n.Accuracy,
@@ -76,4 +78,11 @@ func (s *Server) proof(c echo.Context, p exam.Pair) views.Proof {
 		})
 	}
 	return out
+}
+
+// visitorRegion is the visitor's country as the browser's language names
+// it (de-AT: Austria), or "": the landing counters show its figure.
+func visitorRegion(c echo.Context) string {
+	region, _ := geo.FromAcceptLanguage(c.Request().Header.Get("Accept-Language"))
+	return region
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	"golang.org/x/time/rate"
 
+	"selfmap/internal/i18n"
 	"selfmap/internal/ids"
 	"selfmap/internal/tracking"
 	"selfmap/internal/web"
@@ -52,8 +53,20 @@ func requestID(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 func skipCompression(c echo.Context) bool {
-	// Images and archives are compressed already.
-	return strings.HasSuffix(c.Request().URL.Path, ".png") || strings.HasSuffix(c.Request().URL.Path, ".pdf")
+	r := c.Request()
+	// Images and archives are compressed already; public pages compress
+	// themselves, from the page cache (renderPublic).
+	return strings.HasSuffix(r.URL.Path, ".png") || strings.HasSuffix(r.URL.Path, ".pdf") || publicPage(r)
+}
+
+// publicPage reports whether a request is for a page renderPublic serves:
+// the home page, the landings and the type pages, in any locale.
+func publicPage(r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	_, path, _ := i18n.SplitPath(r.URL.Path)
+	return path == "/" || strings.HasPrefix(path, "/homepage/") || strings.HasPrefix(path, "/landing/") || strings.HasPrefix(path, "/types/")
 }
 
 func (s *Server) logPanic(c echo.Context, err error, stack []byte) error {

@@ -2,10 +2,16 @@ package handlers
 
 import (
 	"bytes"
+	"compress/gzip"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/pagecache"
+	"selfmap/internal/web"
 )
 
 // render writes a templ component as the response. It renders into a buffer
@@ -30,4 +36,90 @@ type envelope struct {
 // apiOK answers an API call with data.
 func (s *Server) apiOK(c echo.Context, data any) error {
 	return c.JSON(http.StatusOK, envelope{Result: http.StatusOK, Message: tr(c).T("api.success"), Data: data})
+}
+
+// Sentinels stand for the per-visitor values while a public page is
+// rendered for the page cache.
+const (
+	nonceSentinel = "NONCEsentinel7f3a9c2e"
+	csrfSentinel  = "CSRFsentinel7f3a9c2e"
+)
+
+// renderPublic writes a page that is the same for every visitor of its
+// host, locale, path and consent state, but for the CSP nonce and the CSRF
+// token: from the page cache (gzip included) when the visit allows it, and
+// otherwise as render does. A visit with a query (an ad's click ids, which
+// the page's links keep), a flash message or consented third-party scripts
+// is rendered for itself. vary names whatever else the page depends on
+// (the visitor's region for the landing counters).
+func (s *Server) renderPublic(c echo.Context, vary string, page func() templ.Component) error {
+	st := state(c)
+	r := c.Request()
+	if s.pages == nil || (r.Method != http.MethodGet && r.Method != http.MethodHead) || st.Query != "" || st.Flash != "" || len(st.Tracking) > 0 {
+		var buf bytes.Buffer
+		if err := page().Render(r.Context(), &buf); err != nil {
+			return err
+		}
+		return s.writeHTML(c, buf.Bytes())
+	}
+	// Taken before rendering: templ keeps its nonce in a value the
+	// sentinel's context shares.
+	values := []string{templ.GetNonce(r.Context()), st.CSRF}
+	key := strings.ToLower(r.Host) + "|" + st.Locale.Tag + "|" + st.Path + "|" + strconv.FormatBool(st.Consent.Decided) + "|" + vary
+	p, ok := s.pages.Get(key)
+	if !ok {
+		model := *st
+		model.CSRF = csrfSentinel
+		ctx := templ.WithNonce(web.With(r.Context(), &model), nonceSentinel)
+		var buf bytes.Buffer
+		if err := page().Render(ctx, &buf); err != nil {
+			return err
+		}
+		compiled, err := pagecache.Compile(buf.Bytes(), []string{nonceSentinel, csrfSentinel}, s.pages.Now())
+		if err != nil {
+			return err
+		}
+		s.pages.Put(key, compiled)
+		p = compiled
+	}
+	res := c.Response()
+	res.Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	if acceptsGzip(c) {
+		res.Header().Set(echo.HeaderContentEncoding, "gzip")
+		res.WriteHeader(http.StatusOK)
+		if r.Method == http.MethodHead {
+			return nil
+		}
+		return p.WriteGzip(res, values)
+	}
+	res.WriteHeader(http.StatusOK)
+	if r.Method == http.MethodHead {
+		return nil
+	}
+	return p.WriteTo(res, values)
+}
+
+// acceptsGzip reports whether this handler compresses its own answer: the
+// client takes gzip and the gzip middleware left the page to it
+// (skipCompression).
+func acceptsGzip(c echo.Context) bool {
+	_, wrapped := c.Response().Writer.(interface{ Unwrap() http.ResponseWriter })
+	return !wrapped && strings.Contains(c.Request().Header.Get(echo.HeaderAcceptEncoding), "gzip")
+}
+
+// writeHTML writes a public page rendered for this visit, gzipped here when
+// the middleware left it to the handler.
+func (s *Server) writeHTML(c echo.Context, body []byte) error {
+	if !acceptsGzip(c) {
+		return c.HTMLBlob(http.StatusOK, body)
+	}
+	res := c.Response()
+	res.Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	res.Header().Set(echo.HeaderContentEncoding, "gzip")
+	res.WriteHeader(http.StatusOK)
+	zw, _ := gzip.NewWriterLevel(res, gzip.BestSpeed)
+	if _, err := zw.Write(body); err != nil {
+		return err
+	}
+	return zw.Close()
 }

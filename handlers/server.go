@@ -21,6 +21,7 @@ import (
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
 	"selfmap/internal/ogimage"
+	"selfmap/internal/pagecache"
 	"selfmap/internal/pdf"
 	"selfmap/internal/report"
 	"selfmap/internal/result"
@@ -65,6 +66,8 @@ type Deps struct {
 // Server holds the dependencies every handler shares.
 type Server struct {
 	Deps
+	// pages keeps public pages rendered (renderPublic).
+	pages *pagecache.Cache
 	// cards draws the types' social cards (PNG) once, when first asked.
 	cards  func() (ogimage.Cards, error)
 	static *web.Static
@@ -75,7 +78,8 @@ type Server struct {
 
 // New builds the router with its middleware and every route.
 func New(d Deps) (*echo.Echo, error) {
-	s := &Server{Deps: d}
+	// A minute, as the social proof the pages show is refreshed.
+	s := &Server{Deps: d, pages: &pagecache.Cache{TTL: time.Minute, Now: time.Now, Max: 4096}}
 	s.cards = sync.OnceValues(func() (ogimage.Cards, error) { return ogimage.Draw(typology.Codes, "16-type personality test") })
 	s.static = &web.Static{
 		AppCSS:  d.Assets.URL("static/css/app.css"),

@@ -1,8 +1,12 @@
 package handlers_test
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -57,4 +61,58 @@ func TestTrackingAfterConsentOnly(t *testing.T) {
 			}
 		}
 	})
+}
+
+// A public page served from the page cache carries each response's own
+// nonce and each visitor's own CSRF token, plain and gzipped; a visit with
+// a query is rendered for itself.
+func TestPageCachePerVisitorValues(t *testing.T) {
+	e := newServer(t, storetest.SQLite(t))
+	fetch := func(path string, gz bool) (body, csp string) {
+		req := httptest.NewRequest("GET", path, nil)
+		if gz {
+			req.Header.Set("Accept-Encoding", "gzip")
+		}
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, req)
+		if rec.Code != 200 {
+			t.Fatalf("%s: %d", path, rec.Code)
+		}
+		b := rec.Body.Bytes()
+		if gz {
+			if rec.Header().Get("Content-Encoding") != "gzip" {
+				t.Fatalf("%s: not gzipped", path)
+			}
+			r, err := gzip.NewReader(bytes.NewReader(b))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b, err = io.ReadAll(r); err != nil {
+				t.Fatalf("%s: bad gzip: %v", path, err)
+			}
+		}
+		return string(b), rec.Header().Get("Content-Security-Policy")
+	}
+	nonceOf := regexp.MustCompile(`'nonce-([^']+)'`)
+	csrfOf := regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
+	var tokens []string
+	for i, gz := range []bool{false, true, true, false} {
+		body, csp := fetch("/landing/relax/BMBTI-1807", gz)
+		nonce := nonceOf.FindStringSubmatch(csp)[1]
+		if !strings.Contains(body, `nonce="`+nonce+`"`) || strings.Contains(body, "sentinel") {
+			t.Fatalf("response %d: the body does not carry the CSP's nonce", i)
+		}
+		m := csrfOf.FindStringSubmatch(body)
+		if m == nil {
+			t.Fatalf("response %d has no CSRF token", i)
+		}
+		tokens = append(tokens, m[1])
+	}
+	if tokens[0] == tokens[1] || tokens[1] == tokens[2] {
+		t.Error("two visitors got the same CSRF token")
+	}
+	body, _ := fetch("/landing/relax/BMBTI-1807?fbclid=abc", false)
+	if !strings.Contains(body, "fbclid=abc") {
+		t.Error("a visit with a query got a page without its query in the links")
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/content"
@@ -24,7 +25,9 @@ func (s *Server) typesList(c echo.Context) error {
 			}
 		}
 	}
-	return s.render(c, http.StatusOK, views.TypesList(views.TypesPage{CSS: s.pagesCSS(), Groups: groups, StartHref: startHref(c, p)}))
+	return s.renderPublic(c, "", func() templ.Component {
+		return views.TypesList(views.TypesPage{CSS: s.pagesCSS(), Groups: groups, StartHref: startHref(c, p)})
+	})
 }
 
 // typePage serves /types/{p}/{code}: one type's profile. The code is written
@@ -66,7 +69,7 @@ func (s *Server) typePage(c echo.Context) error {
 		{Label: t.T("nav.types"), Href: page.ListHref},
 		{Label: code, Href: typeHref(c, p, code)},
 	}
-	return s.render(c, http.StatusOK, views.TypeProfile(page))
+	return s.renderPublic(c, "", func() templ.Component { return views.TypeProfile(page) })
 }
 
 func typeSummary(c echo.Context, p exam.Pair, code string) views.TypeSummary {
