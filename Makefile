@@ -5,7 +5,7 @@ ISLANDS := $(wildcard islands/*.ts islands/*.tsx islands/*.mjs)
 
 ITEMS   := internal/exam/ipipneo/items.gen.json
 
-.PHONY: run build test fuzz generate islands items templ bench load clean
+.PHONY: run build test fuzz generate islands items templ bench load lighthouse clean
 
 ## run: build everything, migrate, load the demo data into an empty database, serve on :8080
 run: build
@@ -58,6 +58,10 @@ bench: generate
 ## load: request rate of the home page and a bare handler, on loopback (needs wrk)
 load: build
 	scripts/load.sh
+
+## lighthouse: Lighthouse mobile scores of /, a landing page and the types page (needs chromium; npm fetches lighthouse)
+lighthouse: build
+	scripts/lighthouse.sh
 
 clean:
 	rm -rf bin static/dist node_modules $(ITEMS)

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labstack/echo/v4"
+
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 )
@@ -99,6 +101,35 @@ func benchmarkPage(b *testing.B, url string, headers map[string]string, fill ...
 		}
 		if len(fill) > 0 && !strings.Contains(rec.Body.String(), `data-testid="notice"`) {
 			b.Fatal("the page shows no activity notice")
+		}
+	}
+}
+
+// paidReportLink pays a report through the API and returns a report link
+// to it, so the benchmarks open it as an e-mailed link does.
+func paidReportLink(b *testing.B, s *store.Store) (*echo.Echo, string) {
+	e := newServer(b, s)
+	br := &browser{t: b, e: e, cookies: map[string]*http.Cookie{}}
+	token := br.csrfToken("/")
+	result, _ := br.paidReport(token)
+	if err := s.AddReportLink(context.Background(), s.DB, result, "bench-link", time.Now()); err != nil {
+		b.Fatal(err)
+	}
+	return e, result
+}
+
+// BenchmarkReportPage is the full report's Dimensions tab (the larger),
+// opened by a report link: figures from the stats cache, 30 facets, SVG
+// charts.
+func BenchmarkReportPage(b *testing.B) {
+	e, _ := paidReportLink(b, storetest.SQLite(b))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/report/result/BMBTI-1807?tab=dimensions&t=bench-link", nil))
+		if rec.Code != http.StatusOK {
+			b.Fatalf("status %d", rec.Code)
 		}
 	}
 }

@@ -239,7 +239,7 @@ func TestHLStoresTheLocaleCookie(t *testing.T) {
 
 // browser keeps cookies between requests, as a visitor's browser does.
 type browser struct {
-	t       *testing.T
+	t       testing.TB
 	e       *echo.Echo
 	cookies map[string]*http.Cookie
 }

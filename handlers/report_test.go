@@ -126,7 +126,9 @@ func TestReportPDF(t *testing.T) {
 		token := b.csrfToken("/ko/")
 		result, order := b.paidReport(token)
 
+		start := time.Now()
 		rec := b.get("/ko/report/result-download/BMBTI-1807?r=" + result)
+		t.Logf("the Korean PDF took %s to make: %d bytes", time.Since(start).Round(time.Millisecond), rec.Body.Len())
 		if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/pdf" {
 			t.Fatalf("download: %d %s %.300s", rec.Code, rec.Header().Get("Content-Type"), rec.Body.String())
 		}
@@ -152,6 +154,11 @@ func TestReportPDF(t *testing.T) {
 			}
 			if dir := os.Getenv("PDF_ARTIFACTS"); dir != "" {
 				os.WriteFile(dir+"/report-ko.pdf", pdf, 0o644) //nolint:errcheck // a look, not a check
+				for _, prefix := range []string{"", "/zh-cn"} {
+					rec := b.get(prefix + "/report/result-download/BMBTI-1807?r=" + result)
+					name := map[string]string{"": "en", "/zh-cn": "zh-CN"}[prefix]
+					os.WriteFile(dir+"/report-"+name+".pdf", rec.Body.Bytes(), 0o644) //nolint:errcheck // a look, not a check
+				}
 			}
 		}
 		again := b.get("/ko/report/result-download/BMBTI-1807?r=" + result)
