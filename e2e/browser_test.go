@@ -18,7 +18,9 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
 	"github.com/chromedp/chromedp/kb"
+	"selfmap/internal/pdf"
 )
 
 const (
@@ -237,18 +239,7 @@ func newPageWithin(t *testing.T, limit time.Duration) *browserPage {
 
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	t.Cleanup(cancel)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(execPath),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, pdf.Options(execPath, t.TempDir())...)
 	t.Cleanup(cancelAlloc) // waits for the browser, before TempDir is removed
 
 	p := &browserPage{t: t, dialogs: make(chan string, 8)}

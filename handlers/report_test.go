@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -150,6 +151,17 @@ func TestReportPDF(t *testing.T) {
 			for _, want := range []string{"성격", order} {
 				if !strings.Contains(string(text), want) {
 					t.Errorf("the PDF's text lacks %q", want)
+				}
+			}
+			// Pages as pictures, for a person to look at.
+			if _, err := exec.LookPath("pdftoppm"); err == nil {
+				dir := filepath.Join("..", "test-artifacts", "pdf")
+				if err := os.MkdirAll(dir, 0o755); err == nil {
+					cmd := exec.Command("pdftoppm", "-r", "60", "-png", "-f", "1", "-l", "6", "-", filepath.Join(dir, "report-ko"))
+					cmd.Stdin = bytes.NewReader(pdf)
+					if out, err := cmd.CombinedOutput(); err != nil {
+						t.Errorf("pdftoppm: %v %s", err, out)
+					}
 				}
 			}
 			if dir := os.Getenv("PDF_ARTIFACTS"); dir != "" {

@@ -2,9 +2,9 @@
 // plain server-rendered HTML with Accept and Reject forms; this island loads
 // only when a visitor asks to choose category by category.
 import { useState } from "react";
-import { createRoot, type Root } from "react-dom/client";
 import * as Dialog from "@radix-ui/react-dialog";
 import { setNonce } from "get-nonce";
+import { mountDialog } from "./mount";
 import { readProps, postJSON, type Messages } from "./props";
 
 type Props = {
@@ -101,18 +101,9 @@ function Preferences({ props, onDone }: { props: Props; onDone: () => void }) {
   );
 }
 
-let root: Root | null = null;
-
 /** Opens the dialog; the page's loader calls this on a click of any trigger. */
 export function open(trigger: HTMLElement, nonce: string) {
   setNonce(nonce);
   const props = readProps<Props>(trigger.dataset.props || "consent-props");
-  let host = document.getElementById("consent-island");
-  if (!host) {
-    host = document.createElement("div");
-    host.id = "consent-island";
-    document.body.appendChild(host);
-  }
-  root ??= createRoot(host);
-  root.render(<Preferences key={Date.now()} props={props} onDone={() => trigger.focus()} />);
+  mountDialog("consent-island", <Preferences key={Date.now()} props={props} onDone={() => trigger.focus()} />);
 }

@@ -1,9 +1,9 @@
 // The "are you sure" dialog of the upsell steps. The Leave link works
 // without JavaScript (it opens the report); with it, a click asks first.
 import { useState } from "react";
-import { createRoot, type Root } from "react-dom/client";
 import * as Dialog from "@radix-ui/react-dialog";
 import { setNonce } from "get-nonce";
+import { mountDialog } from "./mount";
 import { readProps, type Messages } from "./props";
 
 type Props = { leaveHref: string; messages: Messages };
@@ -43,18 +43,9 @@ function Confirm({ props, onDone }: { props: Props; onDone: () => void }) {
   );
 }
 
-let root: Root | null = null;
-
 /** Opens the dialog; the page's loader calls this on a click of the Leave link. */
 export function open(trigger: HTMLElement, nonce: string) {
   setNonce(nonce);
   const props = readProps<Props>(trigger.dataset.props || "exit-props");
-  let host = document.getElementById("exit-island");
-  if (!host) {
-    host = document.createElement("div");
-    host.id = "exit-island";
-    document.body.appendChild(host);
-  }
-  root ??= createRoot(host);
-  root.render(<Confirm key={Date.now()} props={props} onDone={() => trigger.focus()} />);
+  mountDialog("exit-island", <Confirm key={Date.now()} props={props} onDone={() => trigger.focus()} />);
 }

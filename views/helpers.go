@@ -115,6 +115,7 @@ func footerColumns(ctx context.Context) []footerColumn {
 		{Title: t(ctx, "links.support"), Links: []footerLink{
 			{t(ctx, "footer.help"), r.LocalPath("/help/" + pair)},
 			{t(ctx, "links.contact"), r.LocalPath("/support/" + pair)},
+			{t(ctx, "retrieve.title"), r.LocalPath("/report/retrieve/" + pair)},
 		}},
 		{Title: t(ctx, "links.legal"), Links: []footerLink{
 			{t(ctx, "links.privacy"), r.LocalPath("/legal/privacy/" + pair)},

@@ -61,18 +61,7 @@ func (p *Printer) Print(ctx context.Context, html []byte) ([]byte, int, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.Timeout)
 	defer cancel()
-	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx,
-		chromedp.ExecPath(p.Path),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-quic", true),
-		chromedp.UserDataDir(filepath.Join(dir, "profile")),
-	)
+	alloc, cancelAlloc := chromedp.NewExecAllocator(ctx, Options(p.Path, filepath.Join(dir, "profile"))...)
 	defer cancelAlloc()
 	tab, cancelTab := chromedp.NewContext(alloc)
 	defer cancelTab()
@@ -88,6 +77,24 @@ func (p *Printer) Print(ctx context.Context, html []byte) ([]byte, int, error) {
 		return nil, 0, fmt.Errorf("pdf: print: %w", err)
 	}
 	return out, Pages(out), nil
+}
+
+// Options start a headless Chromium that asks nothing of the network on its
+// own (no updates, sync or background requests), with a profile of its own.
+// The browser tests start theirs the same way.
+func Options(path, profile string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.UserDataDir(profile),
+	}
 }
 
 var pageObject = regexp.MustCompile(`/Type\s*/Page[^s]`)
