@@ -37,7 +37,28 @@ func (s *Server) flowResult(c echo.Context) (store.Result, error) {
 // flowURL is a flow screen of the request's pair and locale, about result r.
 func flowURL(c echo.Context, screen, resultID string) string {
 	st := state(c)
-	return st.LocalPath(screen+"/"+pair(c).String()) + "?r=" + url.QueryEscape(resultID)
+	q := trackingQuery(st.Query)
+	q.Set("r", resultID)
+	return st.LocalPath(screen+"/"+pair(c).String()) + "?" + q.Encode()
+}
+
+// trackingParams are the visit's parameters every step of the funnel keeps,
+// so an ad's click id reaches checkout (docs/tracking.md).
+var trackingParams = []string{"hl", "logid", "fbclid", "gclid", "click_id", "pixel_id", "ttclid", "tt_test_id", "ScCid", "MSCLKID", "msclkid"}
+
+// trackingQuery keeps the tracking parameters of a raw query.
+func trackingQuery(raw string) url.Values {
+	out := url.Values{}
+	in, err := url.ParseQuery(raw)
+	if err != nil {
+		return out
+	}
+	for _, name := range trackingParams {
+		if v := in.Get(name); v != "" && len(v) <= 200 {
+			out.Set(name, v)
+		}
+	}
+	return out
 }
 
 // payError answers an error of a checkout screen. A result or order this

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -56,7 +57,7 @@ func skipCompression(c echo.Context) bool {
 	r := c.Request()
 	// Images and archives are compressed already; public pages compress
 	// themselves, from the page cache (renderPublic).
-	return strings.HasSuffix(r.URL.Path, ".png") || strings.HasSuffix(r.URL.Path, ".pdf") || publicPage(r)
+	return strings.HasSuffix(r.URL.Path, ".png") || strings.Contains(r.URL.Path, "/report/result-download/") || publicPage(r)
 }
 
 // publicPage reports whether a request is for a page renderPublic serves:
@@ -85,7 +86,7 @@ func (s *Server) requestLog() echo.MiddlewareFunc {
 				level = slog.LevelError
 			}
 			attrs := []slog.Attr{
-				slog.String("method", v.Method), slog.String("uri", v.URI), slog.Int("status", v.Status),
+				slog.String("method", v.Method), slog.String("uri", loggedURI(c.Request().URL)), slog.Int("status", v.Status),
 				slog.Duration("latency", v.Latency), slog.String("request_id", v.RequestID), slog.String("ip", v.RemoteIP),
 			}
 			if logid := c.Request().Header.Get("logid"); logid != "" && len(logid) <= 64 {
@@ -95,6 +96,26 @@ func (s *Server) requestLog() echo.MiddlewareFunc {
 			return nil
 		},
 	})
+}
+
+// secretParams are query parameters that open something (a report link's
+// token): the log keeps that they were there, not their value.
+var secretParams = []string{"t", "token"}
+
+// loggedURI is a request's path and query as the log keeps them.
+func loggedURI(u *url.URL) string {
+	q := u.Query()
+	redacted := false
+	for _, name := range secretParams {
+		if q.Has(name) {
+			q.Set(name, "redacted")
+			redacted = true
+		}
+	}
+	if !redacted {
+		return u.RequestURI()
+	}
+	return u.EscapedPath() + "?" + q.Encode()
 }
 
 // securityHeaders sets a strict Content-Security-Policy with a nonce that is
@@ -152,6 +173,16 @@ func setPolicy(c echo.Context, more ...tracking.Origins) {
 		extra = append(extra, st.Tracking.Origins())
 	}
 	c.Response().Header().Set("Content-Security-Policy", contentSecurityPolicy(templ.GetNonce(ctx), extra...))
+}
+
+// private keeps a page's third-party scripts off, whatever the visitor
+// consented to: a report (its link's token is in the URL, its text is
+// personal), its PDF, the retrieval page.
+func private(c echo.Context) {
+	if st, ok := web.Lookup(c.Request().Context()); ok && len(st.Tracking) > 0 {
+		st.Tracking = nil
+		setPolicy(c)
+	}
 }
 
 // allowStripe widens this response's policy for Stripe's Payment Element,

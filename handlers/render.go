@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
 
+	"selfmap/internal/ids"
 	"selfmap/internal/pagecache"
 	"selfmap/internal/web"
 )
@@ -39,10 +39,11 @@ func (s *Server) apiOK(c echo.Context, data any) error {
 }
 
 // Sentinels stand for the per-visitor values while a public page is
-// rendered for the page cache.
-const (
-	nonceSentinel = "NONCEsentinel7f3a9c2e"
-	csrfSentinel  = "CSRFsentinel7f3a9c2e"
+// rendered for the page cache; they are random per process, so no text a
+// page shows (a review) can be one.
+var (
+	nonceSentinel = "nonce" + ids.New()
+	csrfSentinel  = "csrf" + ids.New()
 )
 
 // renderPublic writes a page that is the same for every visitor of its
@@ -65,14 +66,24 @@ func (s *Server) renderPublic(c echo.Context, vary string, page func() templ.Com
 	// Taken before rendering: templ keeps its nonce in a value the
 	// sentinel's context shares.
 	values := []string{templ.GetNonce(r.Context()), st.CSRF}
-	key := strings.ToLower(r.Host) + "|" + st.Locale.Tag + "|" + st.Path + "|" + strconv.FormatBool(st.Consent.Decided) + "|" + vary
+	// A host without a site of its own shares the default site's pages, so
+	// made-up Host headers cannot fill the cache.
+	host := ""
+	if st.FromSite {
+		host = strings.ToLower(r.Host)
+	}
+	key := host + "|" + st.Locale.Tag + "|" + st.Path + "|" + st.Consent.String() + "|" + vary
 	p, ok := s.pages.Get(key)
 	if !ok {
 		model := *st
 		model.CSRF = csrfSentinel
 		ctx := templ.WithNonce(web.With(r.Context(), &model), nonceSentinel)
 		var buf bytes.Buffer
-		if err := page().Render(ctx, &buf); err != nil {
+		err := page().Render(ctx, &buf)
+		// templ keeps the nonce in a value both contexts share: put the
+		// response's own back.
+		templ.WithNonce(r.Context(), values[0])
+		if err != nil {
 			return err
 		}
 		compiled, err := pagecache.Compile(buf.Bytes(), []string{nonceSentinel, csrfSentinel}, s.pages.Now())
@@ -83,7 +94,7 @@ func (s *Server) renderPublic(c echo.Context, vary string, page func() templ.Com
 		p = compiled
 	}
 	res := c.Response()
-	res.Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	publicHeaders(res.Header())
 	if acceptsGzip(c) {
 		res.Header().Set(echo.HeaderContentEncoding, "gzip")
 		res.WriteHeader(http.StatusOK)
@@ -99,6 +110,14 @@ func (s *Server) renderPublic(c echo.Context, vary string, page func() templ.Com
 	return p.WriteTo(res, values)
 }
 
+// publicHeaders are those of a public page: HTML that varies by encoding,
+// and private to the visitor (it carries their CSRF token).
+func publicHeaders(h http.Header) {
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	h.Add(echo.HeaderVary, echo.HeaderAcceptEncoding)
+	h.Set("Cache-Control", "private, no-cache")
+}
+
 // acceptsGzip reports whether this handler compresses its own answer: the
 // client takes gzip and the gzip middleware left the page to it
 // (skipCompression).
@@ -110,11 +129,11 @@ func acceptsGzip(c echo.Context) bool {
 // writeHTML writes a public page rendered for this visit, gzipped here when
 // the middleware left it to the handler.
 func (s *Server) writeHTML(c echo.Context, body []byte) error {
+	publicHeaders(c.Response().Header())
 	if !acceptsGzip(c) {
 		return c.HTMLBlob(http.StatusOK, body)
 	}
 	res := c.Response()
-	res.Header().Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	res.Header().Set(echo.HeaderContentEncoding, "gzip")
 	res.WriteHeader(http.StatusOK)
 	zw, _ := gzip.NewWriterLevel(res, gzip.BestSpeed)

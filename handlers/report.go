@@ -28,6 +28,7 @@ import (
 // nothing, answers exactly like a missing page; the test-taker's own browser
 // is sent to the product page instead.
 func (s *Server) reportAccess(c echo.Context) (store.Result, url.Values, error) {
+	private(c)
 	ctx := c.Request().Context()
 	if token := c.QueryParam("t"); token != "" {
 		if len(token) > 128 {
@@ -94,7 +95,7 @@ func (s *Server) reportResult(c echo.Context) error {
 	p.RatingAction = reportURL(c, "/report/rating", q)
 	p.TestsHref = state(c).LocalPath("/tests/" + pair(c).String())
 	p.CSS = s.Assets.URL("static/css/report.css")
-	p.Share = shareLinks(s.Config.BaseURL+state(c).LocalPath("/types/"+pair(c).String()+"/"+strings.ToLower(p.Letters)), p.Title)
+	p.Share = shareLinks(state(c).BaseURL+state(c).LocalPath("/types/"+pair(c).String()+"/"+strings.ToLower(p.Letters)), p.Title)
 	if q.Get("r") != "" {
 		p.PacksHref = s.unboughtPacksHref(c, r)
 	}

@@ -14,13 +14,11 @@ import (
 	"selfmap/internal/billing"
 	"selfmap/internal/checkout"
 	"selfmap/internal/i18n"
+	"selfmap/internal/pdf"
 	"selfmap/internal/store"
 	"selfmap/internal/web"
 	"selfmap/views"
 )
-
-// ErrReportUnpaid is a PDF asked for a report nobody paid for.
-var ErrReportUnpaid = errors.New("handlers: the report is not paid")
 
 // NewPDFRenderer returns what the report_pdf job runs: make and keep the
 // PDF of a paid result's report in a locale, once.
@@ -39,11 +37,11 @@ func (s *Server) renderPDF(ctx context.Context, resultID, tag string) error {
 		return fmt.Errorf("handlers: report %s: no PDF printer (chromium) available", resultID)
 	}
 	if !s.reportPaid(ctx, resultID) {
-		return ErrReportUnpaid
+		return fmt.Errorf("%w: report %s is not paid", pdf.ErrNotPrintable, resultID)
 	}
 	l, ok := i18n.ByTag(tag)
 	if !ok {
-		return fmt.Errorf("handlers: report %s: unknown locale %q", resultID, tag)
+		return fmt.Errorf("%w: report %s: unknown locale %q", pdf.ErrNotPrintable, resultID, tag)
 	}
 	r, err := s.Store.GetResult(ctx, resultID)
 	if err != nil {
@@ -57,7 +55,11 @@ func (s *Server) renderPDF(ctx context.Context, resultID, tag string) error {
 	p.Print = true
 	var css bytes.Buffer
 	for _, name := range []string{"static/css/app.css", "themes/home/theme.css", "static/css/report.css"} {
-		css.Write(s.Assets.Bytes(name))
+		b := s.Assets.Bytes(name)
+		if b == nil || bytes.Contains(b, []byte("</")) {
+			return fmt.Errorf("handlers: stylesheet %s cannot go inline in the PDF", name)
+		}
+		css.Write(b)
 		css.WriteByte('\n')
 	}
 	doc := i18n.WithTranslator(web.With(ctx, &web.Request{Locale: l, BaseURL: s.Config.BaseURL}), t)
@@ -85,11 +87,15 @@ func (s *Server) pdfFor(ctx context.Context, resultID, locale string) (store.Rep
 	if s.Printer == nil {
 		return p, false, errNoPrinter
 	}
-	queue := s.QueuePDF
-	if queue == nil {
-		queue = s.renderPDF
-	}
-	if err := queue(ctx, resultID, locale); err != nil {
+	if s.QueuePDF != nil {
+		owned, err := s.ownedPacks(ctx, resultID)
+		if err != nil {
+			return p, false, err
+		}
+		if err := s.QueuePDF(ctx, resultID, locale, len(owned)); err != nil {
+			return p, false, err
+		}
+	} else if err := s.renderPDF(ctx, resultID, locale); err != nil {
 		return p, false, err
 	}
 	// Without a job queue the PDF was printed just now.
@@ -101,6 +107,9 @@ func (s *Server) pdfFor(ctx context.Context, resultID, locale string) (store.Rep
 }
 
 var errNoPrinter = errors.New("handlers: no PDF printer")
+
+// pdfTries is how many times the download page looks for a PDF being made.
+const pdfTries = 40
 
 // reportDownload serves /report/result-download/{p}: the PDF of the report
 // in the page's locale, named after the order; while it is being made, a
@@ -122,7 +131,18 @@ func (s *Server) reportDownload(c echo.Context) error {
 		return err
 	}
 	if !ready {
-		return s.render(c, http.StatusAccepted, views.PDFStatus(views.PDFStatusPage{Refresh: reportURL(c, "/report/result-download", q), Back: back}))
+		// The page looks again every 3 seconds for about two minutes, then
+		// says the PDF cannot be made now.
+		try, _ := strconv.Atoi(c.QueryParam("try"))
+		if try >= pdfTries {
+			return s.render(c, http.StatusServiceUnavailable, views.PDFStatus(views.PDFStatusPage{Failed: true, Back: back}))
+		}
+		next := url.Values{}
+		for k, v := range q {
+			next[k] = v
+		}
+		next.Set("try", strconv.Itoa(try+1))
+		return s.render(c, http.StatusAccepted, views.PDFStatus(views.PDFStatusPage{Refresh: reportURL(c, "/report/result-download", next), Back: back}))
 	}
 	o, err := s.Store.OrderForResult(ctx, r.ID)
 	if err != nil {

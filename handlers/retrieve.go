@@ -13,6 +13,7 @@ import (
 // retrievePage serves GET /report/retrieve/{p}: the form that mails the
 // links to a mailbox's paid reports.
 func (s *Server) retrievePage(c echo.Context) error {
+	private(c)
 	return s.render(c, http.StatusOK, views.Retrieve(views.RetrievePage{Action: retrieveAction(c)}))
 }
 
@@ -21,6 +22,7 @@ func (s *Server) retrievePage(c echo.Context) error {
 // again with the address kept and its message. The page never shows a
 // report or a link.
 func (s *Server) retrievePost(c echo.Context) error {
+	private(c)
 	email := c.FormValue("email")
 	err := s.Retrieval.Send(c.Request().Context(), email, state(c).Locale)
 	if err == nil {

@@ -55,7 +55,7 @@ type Deps struct {
 	ReportStats *report.StatsCache
 	// QueuePDF asks for a report's PDF in a locale to be made (a job);
 	// nil makes it in the request (tests, tools).
-	QueuePDF func(ctx context.Context, resultID, locale string) error
+	QueuePDF func(ctx context.Context, resultID, locale string, packs int) error
 	// Printer prints the PDFs; nil when no Chromium was found.
 	Printer *pdf.Printer
 	Support *support.Service
@@ -79,7 +79,7 @@ type Server struct {
 // New builds the router with its middleware and every route.
 func New(d Deps) (*echo.Echo, error) {
 	// A minute, as the social proof the pages show is refreshed.
-	s := &Server{Deps: d, pages: &pagecache.Cache{TTL: time.Minute, Now: time.Now, Max: 4096}}
+	s := &Server{Deps: d, pages: &pagecache.Cache{TTL: time.Minute, Now: time.Now, Max: 512}}
 	s.cards = sync.OnceValues(func() (ogimage.Cards, error) { return ogimage.Draw(typology.Codes, "16-type personality test") })
 	s.static = &web.Static{
 		AppCSS:  d.Assets.URL("static/css/app.css"),

@@ -3,12 +3,14 @@ package handlers_test
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
@@ -114,5 +116,79 @@ func TestPageCachePerVisitorValues(t *testing.T) {
 	body, _ := fetch("/landing/relax/BMBTI-1807?fbclid=abc", false)
 	if !strings.Contains(body, "fbclid=abc") {
 		t.Error("a visit with a query got a page without its query in the links")
+	}
+}
+
+// The report, its PDF and the retrieval page load no third-party script
+// whatever the visitor consented to, and a report link's token never
+// reaches the log.
+func TestPrivatePagesStayPrivate(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		e := newServerWith(t, s, map[string]string{"TRACKING": `{"pixels":{"meta":"123"},"tagManager":"GTM-X1","sessionReplay":"c1"}`})
+		b := &browser{t: t, e: e, cookies: map[string]*http.Cookie{"consent": {Name: "consent", Value: "v1.a1.m1"}}}
+		token := b.csrfToken("/")
+		result, _ := b.paidReport(token)
+		if err := s.AddReportLink(context.Background(), s.DB, result, "private-token-1", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		for _, path := range []string{"/report/result/BMBTI-1807?fbclid=x&t=private-token-1", "/report/retrieve/BMBTI-1807?fbclid=x"} {
+			rec := b.get(path)
+			if rec.Code != 200 {
+				t.Fatalf("%s: %d", path, rec.Code)
+			}
+			csp := rec.Header().Get("Content-Security-Policy")
+			if strings.Contains(rec.Body.String(), "tracking-props") || strings.Contains(csp, "googletagmanager") || strings.Contains(csp, "facebook") {
+				t.Errorf("%s loads third-party scripts", path)
+			}
+		}
+		if rec := b.get("/?fbclid=x"); !strings.Contains(rec.Body.String(), "tracking-props") {
+			t.Error("the home page, consented and from a click, plans no script: the test proves nothing")
+		}
+	})
+}
+
+// Click ids stay with the visitor from the free result through checkout,
+// where the funnel's events are planned for the consented pixel.
+func TestFunnelKeepsClickIDs(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		e := newServerWith(t, s, map[string]string{"TRACKING": `{"pixels":{"meta":"123"}}`})
+		b := &browser{t: t, e: e, cookies: map[string]*http.Cookie{"consent": {Name: "consent", Value: "v1.a0.m1"}}}
+		token := b.csrfToken("/?fbclid=click-1")
+		rec := b.postJSON("/api/exam/order/info", token, submission(t, func(i int) int { return i%5 + 1 }))
+		var sub struct{ Data struct{ ResultID string } }
+		if err := jsonDecode(rec.Body.Bytes(), &sub); err != nil {
+			t.Fatal(err)
+		}
+		free := b.get("/report/result-free-test/BMBTI-1807?fbclid=click-1&r=" + sub.Data.ResultID).Body.String()
+		if !strings.Contains(free, "fbclid=click-1") {
+			t.Fatal("the free result's links drop the click id")
+		}
+		buy := b.get("/paying/buyreport/BMBTI-1807?fbclid=click-1&r=" + sub.Data.ResultID).Body.String()
+		if !strings.Contains(buy, `"name":"view_content"`) || !strings.Contains(buy, "fbclid=click-1&amp;r=") {
+			t.Errorf("the product page plans no view_content or drops the click id")
+		}
+		pay := b.get("/paying/payment/BMBTI-1807?fbclid=click-1&r=" + sub.Data.ResultID).Body.String()
+		if !strings.Contains(pay, `"name":"initiate_checkout"`) || !strings.Contains(pay, `"v":"meta"`) {
+			t.Errorf("the payment page plans no initiate_checkout for the pixel")
+		}
+	})
+}
+
+// The cache keeps visitors' consent choices apart: the preferences dialog
+// of one who rejected everything never shows another's "yes".
+func TestPageCacheKeepsConsentApart(t *testing.T) {
+	e := newServer(t, storetest.SQLite(t))
+	get := func(consent string) string {
+		req := httptest.NewRequest("GET", "/landing/free/BMBTI-1807", nil)
+		req.AddCookie(&http.Cookie{Name: "consent", Value: consent})
+		rec := httptest.NewRecorder()
+		e.ServeHTTP(rec, req)
+		return rec.Body.String()
+	}
+	if body := get("v1.a1.m1"); !strings.Contains(body, `"analytics":true`) {
+		t.Fatal("an accepting visitor's props")
+	}
+	if body := get("v1.a0.m0"); strings.Contains(body, `"analytics":true`) || strings.Contains(body, `"marketing":true`) {
+		t.Error("a rejecting visitor got another visitor's choices")
 	}
 }

@@ -44,7 +44,7 @@ func (s *Server) typePage(c echo.Context) error {
 	page := views.TypePage{
 		CSS: s.pagesCSS(), Code: code, Title: t.T("type." + code + ".title"), Summary: t.T("type." + code + ".summary"),
 		ListHref: st.LocalPath("/types/" + p.String()), StartHref: startHref(c, p),
-		Image: s.Config.BaseURL + "/og/type/" + strings.ToLower(code) + ".png",
+		Image: st.BaseURL + "/og/type/" + strings.ToLower(code) + ".png",
 	}
 	page.Description = content.Summary(page.Summary, 160)
 	for i, axis := range typology.Axes {

@@ -15,7 +15,8 @@ import (
 // load. Each vendor gets its documented loader stub, then its script.
 const trackingJS = `(()=>{const n=document.currentScript.nonce,d=document,w=window,c=JSON.parse(d.getElementById("tracking-props").textContent),` +
 	`add=(u,f)=>{const s=d.createElement("script");s.async=true;s.src=u;s.nonce=n;if(f)s.onload=f;d.head.appendChild(s)},` +
-	`que=(g,m)=>{const t=w[g]=w[g]||[];t.methods=m;for(const k of m)t[k]=t[k]||function(){t.push([k].concat([].slice.call(arguments)))};return t},` +
+	`que=(g,m,id)=>{const t=w[g]=w[g]||[];t.methods=m;for(const k of m)t[k]=t[k]||function(){t.push([k].concat([].slice.call(arguments)))};` +
+	`t._i=t._i||{};t._i[id]=[];t._i[id]._u="";t._t=t._t||{};t._t[id]=+new Date;t._o=t._o||{};t._o[id]={};return t},` +
 	`names={meta:["ViewContent","InitiateCheckout","AddPaymentInfo","Purchase","StartTrial"],tiktok:["ViewContent","InitiateCheckout","AddPaymentInfo","CompletePayment","Subscribe"],` +
 	`snapchat:["VIEW_CONTENT","START_CHECKOUT","ADD_BILLING","PURCHASE","START_TRIAL"],bing:["view_item","begin_checkout","add_payment_info","purchase","start_trial"],` +
 	`kwai:["EVENT_CONTENT_VIEW","EVENT_INITIATED_CHECKOUT","EVENT_ADD_PAYMENT_INFO","EVENT_PURCHASE","EVENT_SUBSCRIBE"]},` +
@@ -23,9 +24,9 @@ const trackingJS = `(()=>{const n=document.currentScript.nonce,d=document,w=wind
 	`for(const l of c.loads){const id=l.id;switch(l.v){` +
 	`case"meta":if(!w.fbq){const f=w.fbq=function(){f.callMethod?f.callMethod.apply(f,arguments):f.queue.push(arguments)};w._fbq=f;f.push=f;f.loaded=true;f.version="2.0";f.queue=[]}` +
 	`w.fbq("init",id);w.fbq("track","PageView");add("https://connect.facebook.net/en_US/fbevents.js");send.meta=(e,p,i)=>w.fbq("track",e,p,{eventID:i});break;` +
-	`case"tiktok":{w.TiktokAnalyticsObject="ttq";const t=que("ttq",["page","track","identify","instances","debug","on","off","once","ready","alias","group","enableCookie","disableCookie"]);` +
+	`case"tiktok":{w.TiktokAnalyticsObject="ttq";const t=que("ttq",["page","track","identify","instances","debug","on","off","once","ready","alias","group","enableCookie","disableCookie"],id);` +
 	`add("https://analytics.tiktok.com/i18n/pixel/events.js?sdkid="+id+"&lib=ttq");t.page();send.tiktok=(e,p,i)=>t.track(e,Object.assign({event_id:i},p));break}` +
-	`case"kwai":{w.KwaiAnalyticsObject="kwaiq";const t=que("kwaiq",["page","track","identify","instances","debug","on","off","once","ready","alias","group","enableCookie","disableCookie"]);` +
+	`case"kwai":{w.KwaiAnalyticsObject="kwaiq";const t=que("kwaiq",["page","track","identify","instances","debug","on","off","once","ready","alias","group","enableCookie","disableCookie"],id);` +
 	`add("https://s1.kwai.net/kos/s101/nlav11187/pixel/events.js?sdkid="+id+"&lib=kwaiq");t.page();send.kwai=(e,p)=>t.track(e,p);break}` +
 	`case"snapchat":if(!w.snaptr){const a=w.snaptr=function(){a.handleRequest?a.handleRequest.apply(a,arguments):a.queue.push(arguments)};a.queue=[]}` +
 	`add("https://sc-static.net/scevent.min.js");w.snaptr("init",id);w.snaptr("track","PAGE_VIEW");send.snapchat=(e,p,i)=>w.snaptr("track",e,{price:p.value,currency:p.currency,client_dedup_id:i});break;` +

@@ -71,12 +71,12 @@ type App struct {
 // (and in tests without one) a PDF is printed in the request.
 func (a *App) UseQueue(q *jobs.Queue) { a.queue.Store(q) }
 
-func (a *App) queuePDF(ctx context.Context, resultID, locale string) error {
+func (a *App) queuePDF(ctx context.Context, resultID, locale string, packs int) error {
 	q := a.queue.Load()
 	if q == nil {
 		return a.RenderPDF(ctx, resultID, locale)
 	}
-	return q.Insert(ctx, jobs.ReportPDFArgs{ResultID: resultID, Locale: locale}, nil)
+	return q.Insert(ctx, jobs.ReportPDFArgs{ResultID: resultID, Locale: locale, Packs: packs}, nil)
 }
 
 // New builds the service.

@@ -349,6 +349,12 @@ func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a stor
 		Amount: a.Amount, Currency: a.Currency, CreatedAt: now}); err != nil {
 		return err
 	}
+	if o.Kind == store.OrderPack {
+		// The report's PDFs lack the new pack's sections.
+		if err := s.Store.DropReportPDFs(ctx, tx, o.ResultID); err != nil {
+			return err
+		}
+	}
 	r, err := s.Store.GetResultIn(ctx, tx, o.ResultID)
 	if err != nil {
 		return err

@@ -50,7 +50,16 @@ func TestPackIsItsOwnOrderAfterTheReport(t *testing.T) {
 		if c.OrderNumber == "" || c.OrderNumber == "SM1" || c.Total != 499 || c.Currency != "EUR" {
 			t.Fatalf("pack payment %+v; want an order of its own at the DE price 499 EUR", c)
 		}
+		// A PDF printed before the pack lacks its sections: buying the pack
+		// drops it, so the next download prints it again.
+		if err := s.SaveReportPDF(context.Background(), store.ReportPDF{ResultID: "result-1", Locale: "en", PDF: []byte("%PDF-"), Pages: 1,
+			CreatedAt: f.now}); err != nil {
+			t.Fatal(err)
+		}
 		f.pay(t, c)
+		if _, err := s.GetReportPDF(context.Background(), "result-1", "en"); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("the PDF printed before the pack is still served: %v", err)
+		}
 		pack, err := s.GetOrderByNumber(context.Background(), c.OrderNumber)
 		if err != nil {
 			t.Fatal(err)

@@ -62,6 +62,9 @@ type Sent struct {
 	Delivered, Failed int
 }
 
+// mailLease is how long a run holds a message it is sending.
+const mailLease = 5 * time.Minute
+
 // SendQueued delivers the messages due now, up to 50 a run.
 func SendQueued(ctx context.Context, st *store.Store, sender mail.Sender, logger *slog.Logger, now func() time.Time) (Sent, error) {
 	var out Sent
@@ -70,7 +73,16 @@ func SendQueued(ctx context.Context, st *store.Store, sender mail.Sender, logger
 		return out, err
 	}
 	for _, m := range due {
-		err := sender.Send(ctx, mail.Message{ID: m.ID, To: m.To, Subject: m.Subject, Body: m.Body, HTML: m.HTMLBody.String})
+		// Another run may be sending the same batch: send only what this
+		// run claims.
+		claimed, err := st.ClaimMail(ctx, m.ID, now(), mailLease)
+		if err != nil {
+			return out, err
+		}
+		if !claimed {
+			continue
+		}
+		err = sender.Send(ctx, mail.Message{ID: m.ID, To: m.To, Subject: m.Subject, Body: m.Body, HTML: m.HTMLBody.String})
 		if err != nil {
 			out.Failed++
 			failures := m.Attempts + 1

@@ -41,11 +41,12 @@ func Compile(html []byte, sentinels []string, made time.Time) (*Page, error) {
 			}
 		}
 		if at < 0 {
-			p.parts = append(p.parts, rest)
+			p.parts = append(p.parts, bytes.Clone(rest))
 			p.holes = append(p.holes, -1)
 			break
 		}
-		p.parts = append(p.parts, rest[:at])
+		// Copies: the render's buffer is not kept alive by the cache.
+		p.parts = append(p.parts, bytes.Clone(rest[:at]))
 		p.holes = append(p.holes, which)
 		rest = rest[at+len(sentinels[which]):]
 	}

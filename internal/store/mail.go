@@ -74,6 +74,13 @@ var ErrMailboxLimit = errors.New("store: mailbox limit reached")
 // counted too few collide on (kind, ref) and only one is queued.
 func (s *Store) QueueMailboxLimited(ctx context.Context, tx *sqlx.Tx, m Mail, since time.Time, max int) error {
 	var recent, total int
+	if s.Dialect == Postgres {
+		// Read committed lets two requests count the same mails: one
+		// mailbox's requests take turns. (SQLite has one writer already.)
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "mailbox:"+strings.ToLower(m.To)); err != nil {
+			return fmt.Errorf("store: lock mailbox: %w", err)
+		}
+	}
 	if err := tx.GetContext(ctx, &recent, tx.Rebind(`SELECT COUNT(*) FROM mail_outbox WHERE kind = ? AND LOWER(to_address) = ? AND created_at >= ?`),
 		m.Kind, strings.ToLower(m.To), since.UTC()); err != nil {
 		return fmt.Errorf("store: count mailbox mail: %w", err)
@@ -117,11 +124,28 @@ func (s *Store) QueuedMail(ctx context.Context, now time.Time, limit int) ([]Mai
 
 // MarkMailSent records that a message left, once: of two senders racing,
 // one marks it.
+//
+// The bodies are dropped once sent: they may hold a report link, which the
+// database must not keep in the clear.
 func (s *Store) MarkMailSent(ctx context.Context, id string, now time.Time) (bool, error) {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE mail_outbox SET status = ?, sent_at = ?, next_attempt_at = NULL WHERE id = ? AND status = ?`),
-		MailSent, now.UTC(), id, MailQueued)
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE mail_outbox SET status = ?, sent_at = ?, next_attempt_at = NULL,
+		body = '', html_body = NULL WHERE id = ? AND status = ?`), MailSent, now.UTC(), id, MailQueued)
 	if err != nil {
 		return false, fmt.Errorf("store: mark mail sent: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// ClaimMail takes a due message for one sender for the lease: of two
+// overlapping sends, one gets it and the other skips it, so a message
+// goes out once. A sender that dies holding it leaves it due again when
+// the lease ends.
+func (s *Store) ClaimMail(ctx context.Context, id string, now time.Time, lease time.Duration) (bool, error) {
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE mail_outbox SET next_attempt_at = ? WHERE id = ? AND status = ?
+		AND (next_attempt_at IS NULL OR next_attempt_at <= ?)`), now.Add(lease).UTC(), id, MailQueued, now.UTC())
+	if err != nil {
+		return false, fmt.Errorf("store: claim mail: %w", err)
 	}
 	n, err := res.RowsAffected()
 	return n == 1, err

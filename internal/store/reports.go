@@ -59,6 +59,15 @@ func (s *Store) SaveReportPDF(ctx context.Context, p ReportPDF) error {
 	return nil
 }
 
+// DropReportPDFs forgets a result's PDFs, through q, when what the report
+// shows changed (a pack was bought): the next download prints it again.
+func (s *Store) DropReportPDFs(ctx context.Context, q sqlx.ExecerContext, resultID string) error {
+	if _, err := q.ExecContext(ctx, s.DB.Rebind(`DELETE FROM report_pdfs WHERE result_id = ?`), resultID); err != nil {
+		return fmt.Errorf("store: drop report pdfs: %w", err)
+	}
+	return nil
+}
+
 // GetReportPDF reads a rendered PDF.
 func (s *Store) GetReportPDF(ctx context.Context, resultID, locale string) (ReportPDF, error) {
 	var p ReportPDF
