@@ -72,7 +72,11 @@ func (s *Server) renderPublic(c echo.Context, vary string, page func() templ.Com
 	if st.FromSite {
 		host = strings.ToLower(r.Host)
 	}
-	key := host + "|" + st.Locale.Tag + "|" + st.Path + "|" + st.Consent.String() + "|" + vary
+	choice := "undecided"
+	if st.Consent.Decided {
+		choice = st.Consent.String()
+	}
+	key := host + "|" + st.Locale.Tag + "|" + st.Path + "|" + choice + "|" + vary
 	p, ok := s.pages.Get(key)
 	if !ok {
 		model := *st

@@ -191,4 +191,11 @@ func TestPageCacheKeepsConsentApart(t *testing.T) {
 	if body := get("v1.a0.m0"); strings.Contains(body, `"analytics":true`) || strings.Contains(body, `"marketing":true`) {
 		t.Error("a rejecting visitor got another visitor's choices")
 	}
+	// An undecided visitor's page has the banner; one who rejected has not.
+	if body := get(""); !strings.Contains(body, `data-testid="consent-banner"`) {
+		t.Error("an undecided visitor got no banner")
+	}
+	if body := get("v1.a0.m0"); strings.Contains(body, `data-testid="consent-banner"`) {
+		t.Error("a visitor who rejected got the banner of an undecided one")
+	}
 }
