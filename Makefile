@@ -23,11 +23,25 @@ test: generate
 	npm test --silent
 	$(GO) test -count=1 ./...
 
-## fuzz: the fuzz targets (answer submissions, money formatting), each for FUZZTIME (default 20s)
+## fuzz: every parser of outside input (answers, money, webhook deliveries, card forms, contact forms,
+## e-mail addresses, Accept-Language, query parameters, site tracking settings), each for FUZZTIME
 FUZZTIME ?= 20s
+FUZZ_TARGETS := \
+	./internal/exam/:FuzzParseSubmission \
+	./internal/money/:FuzzFormat \
+	./internal/payment/:FuzzWebhookDelivery \
+	./internal/payment/:FuzzCardCheck \
+	./internal/support/:FuzzCheck \
+	./internal/validate/:FuzzEmail \
+	./internal/geo/:FuzzFromAcceptLanguage \
+	./internal/tracking/:FuzzParse \
+	./handlers/:FuzzQueryParameters
 fuzz: generate
-	$(GO) test ./internal/exam/ -run '^$$' -fuzz FuzzParseSubmission -fuzztime $(FUZZTIME) -fuzzminimizetime 3s
-	$(GO) test ./internal/money/ -run '^$$' -fuzz FuzzFormat -fuzztime $(FUZZTIME) -fuzzminimizetime 3s
+	@for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 3s || exit 1; \
+	done
 
 ## generate: everything the Go build embeds (island bundles, item bank, views)
 generate: islands items templ

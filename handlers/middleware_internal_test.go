@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"net/url"
+	"slices"
 	"testing"
 )
 
@@ -16,4 +17,29 @@ func TestLoggedURIHidesReportTokens(t *testing.T) {
 			t.Errorf("loggedURI(%s) = %s, want %s", in, got, want)
 		}
 	}
+}
+
+// FuzzQueryParameters reads visits' query strings: no panic; the funnel
+// keeps only the tracking parameters, each short; the log never keeps a
+// report token.
+func FuzzQueryParameters(f *testing.F) {
+	f.Add("fbclid=abc&r=x&t=secret")
+	f.Add("%zz&&==;t=1")
+	f.Add("ttclid=" + string(make([]byte, 300)))
+	f.Fuzz(func(t *testing.T, raw string) {
+		kept := trackingQuery(raw)
+		for name, vals := range kept {
+			if !slices.Contains(trackingParams, name) || len(vals) != 1 || len(vals[0]) > 200 {
+				t.Fatalf("the funnel keeps %q=%q", name, vals)
+			}
+		}
+		u := &url.URL{Path: "/report/result/BMBTI-1807", RawQuery: raw}
+		logged := loggedURI(u)
+		if q, err := url.ParseQuery(raw); err == nil && q.Has("t") {
+			lu, err := url.Parse(logged)
+			if err != nil || lu.Query().Get("t") != "redacted" {
+				t.Fatalf("the log keeps the token of %q: %s", raw, logged)
+			}
+		}
+	})
 }
