@@ -67,7 +67,7 @@ templ:
 
 ## bench: the rendering benchmarks (figures go to docs/performance.md)
 bench: generate
-	$(GO) test -run '^$$' -bench . -benchmem ./handlers/ ./internal/exam/...
+	$(GO) test -run '^$$' -bench . -benchmem ./handlers/ ./internal/exam/... ./internal/money/ ./internal/pagecache/
 
 ## load: request rate of the home page and a bare handler, on loopback (needs wrk)
 load: build

@@ -222,3 +222,15 @@ func roundHalfAway(x *big.Int, d int64) *big.Int {
 	}
 	return q
 }
+
+// BenchmarkFormat formats a price of each kind: two decimals, comma
+// decimals, zero-decimal.
+func BenchmarkFormat(b *testing.B) {
+	for b.Loop() {
+		for _, c := range []string{"USD", "EUR", "JPY"} {
+			if _, err := Format(123456, c); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
