@@ -32,6 +32,9 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	}
 	e := a.Handler
 	deps := jobs.Deps{Store: st, Logger: logger, Reconcile: a.Checkout.Reconcile, RenderPDF: a.RenderPDF}
+	if a.Subscriptions != nil {
+		deps.RenewSubscriptions = a.Subscriptions.RenewDue
+	}
 	if cfg.MailURL != "" {
 		if deps.Mail, err = mail.NewSMTP(cfg.MailURL, cfg.MailFrom); err != nil {
 			return err

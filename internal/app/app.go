@@ -41,6 +41,7 @@ import (
 	"selfmap/internal/site"
 	"selfmap/internal/social"
 	"selfmap/internal/store"
+	"selfmap/internal/subscription"
 	"selfmap/internal/support"
 	"selfmap/internal/theme"
 	"selfmap/locales"
@@ -61,6 +62,9 @@ const socialTTL = time.Minute
 type App struct {
 	Handler  *echo.Echo
 	Checkout *checkout.Service
+	// Subscriptions sells the plans; nil when the provider cannot charge a
+	// saved card yet (stripe: see docs/subscriptions.md).
+	Subscriptions *subscription.Service
 	// RenderPDF prints a paid report in a locale (the report_pdf job).
 	RenderPDF func(ctx context.Context, resultID, locale string) error
 
@@ -134,6 +138,9 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 		logger.Warn("app: PDF reports are off", "err", err)
 	}
 	a := &App{Checkout: pay}
+	if _, ok := pay.Provider.(payment.Recurring); ok {
+		a.Subscriptions = &subscription.Service{Store: st, Provider: pay.Provider, Logger: logger, Now: time.Now}
+	}
 	deps := handlers.Deps{
 		Config:      cfg,
 		Store:       st,

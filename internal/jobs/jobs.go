@@ -37,6 +37,9 @@ type Deps struct {
 	Now    func() time.Time
 	// Reconcile settles payments left pending for longer than the age.
 	Reconcile func(ctx context.Context, age time.Duration) (int, error)
+	// RenewSubscriptions charges due subscription periods (sandbox
+	// provider); nil when the provider renews on its side.
+	RenewSubscriptions func(ctx context.Context) (int, error)
 	// Mail delivers the outbox; nil keeps mail in the outbox.
 	Mail mail.Sender
 	// RenderPDF prints a paid report in a locale and keeps it.
@@ -61,6 +64,12 @@ func register(d Deps) (*river.Workers, []*river.PeriodicJob) {
 		river.AddWorker(workers, &ReconcilePaymentsWorker{Reconcile: d.Reconcile, Logger: d.Logger})
 		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
 			func() (river.JobArgs, *river.InsertOpts) { return ReconcilePaymentsArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true}))
+	}
+	if d.RenewSubscriptions != nil {
+		river.AddWorker(workers, &RenewSubscriptionsWorker{Renew: d.RenewSubscriptions, Logger: d.Logger})
+		periodic = append(periodic, river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
+			func() (river.JobArgs, *river.InsertOpts) { return RenewSubscriptionsArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}))
 	}
 	if d.RenderPDF != nil {

@@ -94,6 +94,30 @@ type Canceler interface {
 	Cancel(ctx context.Context, ref string) error
 }
 
+// SavedCard is a payment method a provider keeps for a customer, so later
+// periods of a subscription can be charged without them: a sandbox card
+// saved by SaveCard, or a Stripe PaymentMethod. Ref is the provider's id;
+// brand and last four digits are all we keep of the card.
+type SavedCard struct {
+	Ref, Brand, Last4 string
+}
+
+// Charge is the outcome of charging a saved method: succeeded or failed,
+// never pending.
+type Charge struct {
+	Ref         string
+	State       State
+	FailureCode string
+}
+
+// Recurring is a provider that charges a saved method without the
+// customer present (the first charge of a subscription and its renewals).
+// A second call with the same idempotency key is the same charge: it
+// answers the first call's outcome and takes no money again.
+type Recurring interface {
+	ChargeSaved(ctx context.Context, method string, r Request) (Charge, error)
+}
+
 // ErrBadSignature is a webhook delivery whose signature or timestamp does
 // not check: it is refused and changes nothing.
 var ErrBadSignature = errors.New("payment: bad webhook signature")

@@ -93,6 +93,9 @@ func (s *Sandbox) State(ctx context.Context, ref string) (State, error) {
 type Card struct {
 	Number string
 	Brand  string
+	// ExpMonth and ExpYear matter to a saved card: once past, its charges
+	// are declined (expired_card).
+	ExpMonth, ExpYear int
 }
 
 // Outcome is what confirming a card led to.
@@ -206,4 +209,101 @@ func (s *Sandbox) ParseEvent(payload []byte, header http.Header, now time.Time) 
 	}
 	return Event{ID: ev.ID, Kind: EventKind(ev.Type), Ref: ev.Ref, AttemptID: ev.AttemptID, Amount: ev.Amount,
 		Currency: ev.Currency, FailureCode: ev.FailureCode}, nil
+}
+
+// Saved-card behaviours, by test number. 4000 0000 0000 0341 is saved but
+// every charge on it is declined, as at Stripe: it lets a trial start and
+// its renewal fail. A card asking for 3-D Secure cannot be charged without
+// the customer (authentication_required).
+var savedBehaviour = map[string]string{
+	"4242424242424242": "",
+	"4000000000000341": "card_declined",
+	"4000000000000002": "card_declined",
+	"4000000000009995": "insufficient_funds",
+	"4000002760003184": "authentication_required",
+}
+
+// ErrCardExpiry is a card saved without a valid expiry.
+var ErrCardExpiry = errors.New("payment: card expiry is missing or invalid")
+
+// SaveCard keeps a test card in the sandbox's books so it can be charged
+// later (ChargeSaved), as Stripe keeps a PaymentMethod: the brand, the last
+// four digits, the expiry and how the test number behaves; never the
+// number.
+func (s *Sandbox) SaveCard(ctx context.Context, card Card) (SavedCard, error) {
+	if card.ExpMonth < 1 || card.ExpMonth > 12 || card.ExpYear < 2000 || len(card.Number) < 4 {
+		return SavedCard{}, ErrCardExpiry
+	}
+	behaviour, known := savedBehaviour[card.Number]
+	if !known {
+		behaviour = "card_not_supported"
+	}
+	if behaviour == "" {
+		behaviour = "succeeds"
+	}
+	brand := card.Brand
+	if brand == "" {
+		brand = Brand(card.Number)
+	}
+	m := store.SandboxMethod{Ref: "sbxpm_" + ids.New(), Brand: brand, Last4: card.Number[len(card.Number)-4:], ExpMonth: card.ExpMonth,
+		ExpYear: card.ExpYear, Behaviour: behaviour, CreatedAt: s.Now().UTC()}
+	if err := s.Store.InsertSandboxMethod(ctx, m); err != nil {
+		return SavedCard{}, err
+	}
+	return SavedCard{Ref: m.Ref, Brand: m.Brand, Last4: m.Last4}, nil
+}
+
+// ErrIdempotencyMismatch is a key reused for a different amount.
+var ErrIdempotencyMismatch = errors.New("payment: idempotency key reused with other parameters")
+
+// ChargeSaved charges a saved card without the customer. The payment is
+// keyed by r.IdempotencyKey: a second call with the key (a retry after a
+// crash, a concurrent runner) answers the first outcome and charges
+// nothing more. An expired card is declined (expired_card).
+func (s *Sandbox) ChargeSaved(ctx context.Context, method string, r Request) (Charge, error) {
+	m, err := s.Store.GetSandboxMethod(ctx, method)
+	if err != nil {
+		return Charge{}, fmt.Errorf("payment: saved card %q: %w", method, err)
+	}
+	ref := "sbx_" + r.IdempotencyKey
+	now := s.Now().UTC()
+	if err := s.Store.InsertSandboxPayment(ctx, store.SandboxPayment{Ref: ref, AttemptID: r.AttemptID, Amount: r.Amount,
+		Currency: r.Currency, State: sbxAwaitingCard, CreatedAt: now, UpdatedAt: now}); err != nil {
+		return Charge{}, err
+	}
+	p, err := s.Store.GetSandboxPayment(ctx, ref)
+	if err != nil {
+		return Charge{}, err
+	}
+	if p.Amount != r.Amount || !strings.EqualFold(p.Currency, r.Currency) {
+		return Charge{}, ErrIdempotencyMismatch
+	}
+	code := ""
+	switch {
+	case m.Behaviour != "succeeds":
+		code = m.Behaviour
+	case !now.Before(time.Date(m.ExpYear, time.Month(m.ExpMonth)+1, 1, 0, 0, 0, 0, time.UTC)):
+		code = "expired_card"
+	}
+	to := sbxSucceeded
+	if code != "" {
+		to = sbxFailed
+	}
+	if _, err := s.Store.MoveSandboxPayment(ctx, ref, []string{sbxAwaitingCard}, to, now); err != nil {
+		return Charge{}, err
+	}
+	// Whoever moved it, the books now hold the one outcome of this key.
+	if p, err = s.Store.GetSandboxPayment(ctx, ref); err != nil {
+		return Charge{}, err
+	}
+	switch p.State {
+	case sbxSucceeded:
+		return Charge{Ref: ref, State: StateSucceeded}, nil
+	case sbxFailed:
+		if code == "" {
+			code = "card_declined"
+		}
+		return Charge{Ref: ref, State: StateFailed, FailureCode: code}, nil
+	}
+	return Charge{}, fmt.Errorf("payment: sandbox payment %s is %s", ref, p.State)
 }
