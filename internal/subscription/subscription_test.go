@@ -211,11 +211,14 @@ const (
 	basicPrice = 1999
 	premium    = 3999
 	week       = 7 * 24 * time.Hour
-	day        = 24 * time.Hour
+	// period is the basic plan's: billed every four weeks (0.71 a day).
+	period = 4 * week
+	day    = 24 * time.Hour
 )
 
 // The trial charges its trial price; a reminder goes out before it ends;
-// at its end the plan's price is charged for a week, and every week after.
+// at its end the plan's price is charged for a period (four weeks), and
+// every period after.
 func TestTrialThenRenewals(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, st *store.Store) {
 		f := setup(t, st)
@@ -256,7 +259,7 @@ func TestTrialThenRenewals(t *testing.T) {
 		}
 		f.run(t)
 		sub = f.sub(t, sub.ID)
-		if sub.Status != string(subscription.Active) || !sub.CurrentPeriodStart.Equal(t0.Add(week)) || !sub.CurrentPeriodEnd.Equal(t0.Add(2*week)) {
+		if sub.Status != string(subscription.Active) || !sub.CurrentPeriodStart.Equal(t0.Add(week)) || !sub.CurrentPeriodEnd.Equal(t0.Add(week+period)) {
 			t.Fatalf("after the first renewal: %+v", sub)
 		}
 		if got := f.charges(t, sub.ID, "succeeded"); !equal(got, []int64{trialPrice, basicPrice}) {
@@ -270,13 +273,13 @@ func TestTrialThenRenewals(t *testing.T) {
 			t.Fatal("no receipt for the renewal")
 		}
 
-		f.clock.Set(t0.Add(2 * week))
+		f.clock.Set(t0.Add(week + period))
 		f.run(t)
 		f.run(t)
 		if got := f.charges(t, sub.ID, "succeeded"); !equal(got, []int64{trialPrice, basicPrice, basicPrice}) {
-			t.Fatalf("charges after the second week %v", got)
+			t.Fatalf("charges after the second period %v", got)
 		}
-		if e := f.tier(t, "ann", f.clock.Now()); e.Tier != subscription.TierBasic || !e.ValidUntil.Equal(t0.Add(3*week)) {
+		if e := f.tier(t, "ann", f.clock.Now()); e.Tier != subscription.TierBasic || !e.ValidUntil.Equal(t0.Add(week+2*period)) {
 			t.Fatalf("after two renewals: %+v", e)
 		}
 	})
@@ -497,7 +500,7 @@ func TestPayNow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sub.Status != string(subscription.Active) || sub.TrialEnd.Valid || !sub.CurrentPeriodEnd.Equal(t0.Add(week)) {
+		if sub.Status != string(subscription.Active) || sub.TrialEnd.Valid || !sub.CurrentPeriodEnd.Equal(t0.Add(period)) {
 			t.Fatalf("after pay now: %+v", sub)
 		}
 		if _, err := f.svc.StartTrial(ctx, f.input("fay", card)); !errors.Is(err, subscription.ErrAlreadySubscribed) {
@@ -553,7 +556,7 @@ func TestConcurrentRenewalRunsChargeOnce(t *testing.T) {
 			if got := f.charges(t, sub.ID, "succeeded"); !equal(got, []int64{trialPrice, basicPrice}) {
 				t.Fatalf("%s charged %v", sub.CustomerID, got)
 			}
-			if got := f.sub(t, sub.ID); got.Status != string(subscription.Active) || !got.CurrentPeriodEnd.Equal(t0.Add(2*week)) {
+			if got := f.sub(t, sub.ID); got.Status != string(subscription.Active) || !got.CurrentPeriodEnd.Equal(t0.Add(week+period)) {
 				t.Fatalf("%+v", got)
 			}
 		}
@@ -609,7 +612,7 @@ func TestRenewalCrashIsFinishedWithoutASecondCharge(t *testing.T) {
 		}
 		sub = f.sub(t, sub.ID)
 		inv = f.invoices(t, sub.ID)
-		if sub.Status != string(subscription.Active) || !sub.CurrentPeriodEnd.Equal(t0.Add(2*week)) || inv[1].Status != store.InvoicePaid || inv[1].Attempts != 1 {
+		if sub.Status != string(subscription.Active) || !sub.CurrentPeriodEnd.Equal(t0.Add(week+period)) || inv[1].Status != store.InvoicePaid || inv[1].Attempts != 1 {
 			t.Fatalf("after the next run: %+v %+v", sub, inv)
 		}
 		if got := f.charges(t, sub.ID, "succeeded"); !equal(got, []int64{trialPrice, basicPrice}) {

@@ -110,7 +110,7 @@ CREATE TABLE sandbox_payment_methods (
 -- basic: weekly, after a 7-day trial at a small paid price; premium:
 -- monthly, no trial.
 INSERT INTO plans (id, tier, title, time_unit, billing_interval, period, trial_days, sort) VALUES
-    ('basic-weekly', 'basic', 'Basic', 'week', 'WEEK', 1, 7, 10),
+    ('basic-weekly', 'basic', 'Basic', 'week', 'WEEK', 4, 7, 10),
     ('premium-monthly', 'premium', 'Premium', 'month', 'MONTH', 1, 0, 20);
 
 INSERT INTO plan_prices (plan_id, country, currency, price, trial_price) VALUES
