@@ -63,6 +63,8 @@ func classify(err error, path string, api bool) problem {
 			return problem{status: he.Code, titleID: "error.too_large_title", messageID: "error.too_large"}
 		case http.StatusTooManyRequests:
 			return problem{status: he.Code, titleID: "error.too_many_title", messageID: "error.too_many"}
+		case http.StatusUnauthorized:
+			return problem{status: he.Code, titleID: "error.forbidden_title", messageID: "account.error.login_required"}
 		case http.StatusForbidden:
 			return problem{status: he.Code, titleID: "error.forbidden_title", messageID: "error.csrf"}
 		case http.StatusBadRequest:

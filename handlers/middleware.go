@@ -23,6 +23,17 @@ import (
 // maxBody bounds every request body; larger ones answer 413.
 const maxBody = "1M"
 
+// maxAvatarBody bounds an avatar upload, whose picture may be 2 MB.
+const maxAvatarBody = "3M"
+
+// isAvatarUpload reports whether a request is an avatar upload, which has
+// its own, larger body limit.
+func isAvatarUpload(c echo.Context) bool {
+	r := c.Request()
+	_, p, _ := i18n.SplitPath(r.URL.Path)
+	return r.Method == http.MethodPost && p == "/user/avatar"
+}
+
 // middleware installs the platform chain. It runs before routing (Pre) so
 // that the locale prefix is stripped before a route is matched, and so that
 // every answer, a 404 included, is logged, measured and given its headers.
@@ -34,7 +45,8 @@ func (s *Server) middleware(e *echo.Echo) {
 		s.requestLog(),
 		s.http.middleware,
 		s.securityHeaders,
-		middleware.BodyLimit(maxBody),
+		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: maxBody, Skipper: isAvatarUpload}),
+		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: maxAvatarBody, Skipper: func(c echo.Context) bool { return !isAvatarUpload(c) }}),
 		middleware.GzipWithConfig(middleware.GzipConfig{Level: 1, MinLength: 1024, Skipper: skipCompression}),
 		s.requestState,
 		s.checkCSRF,

@@ -25,6 +25,10 @@ func (s *Server) routes(e *echo.Echo) {
 	// address, shared by the page and the API; the service also limits
 	// each mailbox.
 	retrieveLimit := rateLimit(scale/60, int(5*scale))
+	// Log-in and the mailed codes: a few tries, then one every twelve
+	// seconds per client address; the account service also limits each
+	// address typed (failed log-ins) and each mailbox (codes sent).
+	authLimit := rateLimit(scale/12, int(10*scale))
 
 	// Platform
 	get("/healthz", s.healthz)
@@ -88,6 +92,29 @@ func (s *Server) routes(e *echo.Echo) {
 	pay.POST("/exam/order/report/retrieve", s.apiRetrieve, retrieveLimit)
 	e.POST("/pay/webhook/:provider", s.webhook)
 
+	// Accounts
+	get("/user/register", s.userRegister)
+	e.POST("/user/register", s.userRegisterPost, authLimit)
+	get("/user/login", s.userLogin)
+	e.POST("/user/login", s.userLoginPost, authLimit)
+	e.POST("/user/logout", s.userLogout, writeLimit)
+	get("/user/verify", s.userVerify, s.requireUser)
+	e.POST("/user/verify", s.userVerifyPost, authLimit, s.requireUser)
+	e.POST("/user/verify/resend", s.userVerifyResend, authLimit, s.requireUser)
+	get("/user/forgot-password", s.userForgot)
+	e.POST("/user/forgot-password", s.userForgotPost, authLimit)
+	e.POST("/user/reset-password", s.userResetPost, authLimit)
+	get("/user/edit-password", s.userEditPassword, s.requireUser)
+	e.POST("/user/edit-password", s.userEditPasswordPost, authLimit, s.requireUser)
+	get("/user/info", s.userInfo, s.requireUser)
+	get("/userCenter/setting/userInfo", s.userInfo, s.requireUser)
+	e.POST("/user/info", s.userInfoPost, writeLimit, s.requireUser)
+	get("/user/avatar", s.userAvatar, s.requireUser)
+	e.POST("/user/avatar", s.userAvatarPost, writeLimit, s.requireUser)
+	get("/user/setting", s.userSetting, s.requireUser)
+	get("/user/setting/export", s.userExport, s.requireUser)
+	e.POST("/user/setting/delete", s.userDeletePost, authLimit, s.requireUser)
+
 	// Development only
 	get("/dev/mail", s.devMail)
 	get("/dev/mail/:id/html", s.devMailHTML)
@@ -126,6 +153,11 @@ func (s *Server) routes(e *echo.Echo) {
 	api.GET("/exam/order/sku/check/:orderNumber", s.apiOrderSKUCheck, apiLimit)
 	api.GET("/exam/extra/package/list/:orderNumber", s.apiExtraPackageList, apiLimit)
 	api.POST("/exam/order/file/down/info", s.apiFileDownInfo, apiLimit, writeLimit)
+	api.POST("/user/register", s.apiUserRegister, apiLimit, authLimit)
+	api.POST("/user/login", s.apiUserLogin, apiLimit, authLimit)
+	api.POST("/user/logout", s.apiUserLogout, apiLimit, writeLimit)
+	api.GET("/user/get", s.apiUserGet, apiLimit, s.requireUser)
+	api.POST("/user/update", s.apiUserUpdate, apiLimit, writeLimit, s.requireUser)
 }
 
 // favicon sends browsers that ask for /favicon.ico to the theme's icon.

@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"selfmap/internal/account"
 	"selfmap/internal/assets"
 	"selfmap/internal/checkout"
 	"selfmap/internal/config"
@@ -61,6 +62,8 @@ type Deps struct {
 	Support *support.Service
 	// Retrieval mails a mailbox the links to its paid reports.
 	Retrieval *retrieve.Service
+	// Accounts registers, signs in and keeps the profiles of users.
+	Accounts *account.Service
 }
 
 // Server holds the dependencies every handler shares.

@@ -75,9 +75,10 @@ type NavItem struct {
 	CTA   bool
 }
 
-// navItems are the header's links. Screens that are not built yet (report
-// retrieval, log-in, the user centre) join when they answer; a link to a 404
-// would be worse than none.
+// navItems are the header's links. Screens that are not built yet (the user
+// centre) join when they answer; a link to a 404 would be worse than none.
+// "Log in" is the same for everyone, so cached public pages stay shared: a
+// signed-in visitor who follows it lands on the profile.
 func navItems(ctx context.Context) []NavItem {
 	r := req(ctx)
 	pair := r.Home.String()
@@ -86,6 +87,7 @@ func navItems(ctx context.Context) []NavItem {
 		{Label: t(ctx, "nav.types"), Href: r.LocalPath("/types/" + pair)},
 		{Label: t(ctx, "nav.tests"), Href: r.LocalPath("/tests/" + pair)},
 		{Label: t(ctx, "footer.help"), Href: r.LocalPath("/help/" + pair)},
+		{Label: t(ctx, "account.nav_login"), Href: r.LocalPath("/user/login")},
 		{Label: t(ctx, "links.start"), Href: r.WithQuery(r.LocalPath("/answer/question/" + pair)), CTA: true},
 	}
 }

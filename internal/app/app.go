@@ -25,6 +25,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 
 	"selfmap/handlers"
+	"selfmap/internal/account"
 	"selfmap/internal/assets"
 	"selfmap/internal/checkout"
 	"selfmap/internal/config"
@@ -159,6 +160,7 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 		Support:     &support.Service{Store: st, Now: time.Now, To: cfg.SupportEmail},
 		Retrieval:   &retrieve.Service{Store: st, Now: time.Now, Compose: mails.retrieval, PerHour: retrieve.DefaultPerHour},
 		ReportStats: &report.StatsCache{Store: st, Now: time.Now, TTL: time.Minute},
+		Accounts:    &account.Service{Store: st, Now: time.Now, Compose: mails.accountCode},
 		QueuePDF:    a.queuePDF,
 		Printer:     printer,
 	}

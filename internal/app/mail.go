@@ -79,3 +79,13 @@ func (m *mailer) retrieval(l i18n.Locale, reports []retrieve.Report) (mail.Conte
 	}
 	return m.templates.Compose(mail.KindRetrieval, m.catalog.Translator(l), d)
 }
+
+// accountCode composes the e-mail carrying a one-time code: to verify an
+// address (purpose "verify") or to reset a password ("reset").
+func (m *mailer) accountCode(tag, purpose, code string) (mail.Content, error) {
+	l := locale(tag)
+	d := m.data(l, exam.DefaultPair.ExamID)
+	d.Vars = map[string]any{"Code": code, "Minutes": 10}
+	d.Purpose = purpose
+	return m.templates.Compose(mail.KindAccountCode, m.catalog.Translator(l), d)
+}

@@ -18,9 +18,10 @@ const (
 	KindReceipt     = "receipt"
 	KindReportReady = "report_ready"
 	KindRetrieval   = "retrieval"
+	KindAccountCode = "account_code"
 )
 
-var kinds = []string{KindReceipt, KindReportReady, KindRetrieval}
+var kinds = []string{KindReceipt, KindReportReady, KindRetrieval, KindAccountCode}
 
 //go:embed templates/*.html templates/*.txt
 var templateFiles embed.FS
@@ -38,6 +39,8 @@ type Data struct {
 	RetrieveURL string
 	ReportURL   string
 	Reports     []ReportLink
+	// Purpose says what an account code is for: "verify" or "reset".
+	Purpose string
 }
 
 // ReportLink is one report of a retrieval e-mail with its new link.

@@ -1,0 +1,92 @@
+package e2e
+
+import (
+	"path/filepath"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+var verifyCode = regexp.MustCompile(`verify your e-mail address:\s+(\d{6})`)
+
+// TestAccountRegisterAndLogin registers at phone width (a mistake first,
+// so the field's message shows), verifies the address with the code read
+// from the development outbox, logs out and logs in again. Screenshots of
+// each screen land in the screenshot folder.
+func TestAccountRegisterAndLogin(t *testing.T) {
+	dir := screenshotDir(t)
+	p := newPageWithin(t, 60*time.Second)
+	p.setViewport(360, 800, true)
+	fill := func(id, value string) {
+		t.Helper()
+		if err := p.run(chromedp.SendKeys(testID(id), value)); err != nil {
+			t.Fatalf("type into %s: %v", id, err)
+		}
+	}
+	shot := func(name string) {
+		sizes := evaluate[[2]int64](p, `[document.documentElement.scrollWidth, window.innerWidth]`)
+		if sizes[0] > sizes[1] {
+			t.Errorf("%s at 360 px is %d px wide, so it scrolls sideways", name, sizes[0])
+		}
+		p.save(filepath.Join(dir, "account-"+name+"-360.png"), p.fullScreenshot())
+	}
+	email := "e2e-" + time.Now().Format("150405.000000") + "@example.com"
+
+	p.open("/user/register")
+	p.click("consent-reject", "the banner's reject button")
+	p.waitGone("consent-banner", "the cookie banner after reject")
+	p.waitVisible("register-form", "the registration form")
+	shot("register")
+	fill("name", "Ada Lovelace")
+	fill("email", email)
+	fill("password", "correct horse")
+	fill("confirm", "correct horse battery")
+	p.click("register-form-submit", "the register button")
+	p.waitVisible("confirm-error", "the message under the confirmation")
+	p.waitVisible("agree-error", "the message under the agreement")
+	if got := evaluate[string](p, `document.querySelector('[data-testid=confirm-error]').textContent`); got != "Passwords do not match" {
+		t.Errorf("confirmation message %q", got)
+	}
+	if got := evaluate[string](p, `document.querySelector('[data-testid=email]').value`); got != email {
+		t.Errorf("the e-mail was not kept: %q", got)
+	}
+	if got := evaluate[string](p, `document.querySelector('[data-testid=password]').value`); got != "" {
+		t.Error("the password was sent back into the form")
+	}
+	shot("register-errors")
+	fill("password", "correct horse")
+	fill("confirm", "correct horse")
+	p.click("agree", "the agreement box")
+	p.click("register-form-submit", "the register button")
+	p.waitVisible("verify-form", "the verification form")
+	shot("verify")
+
+	p.open("/dev/mail")
+	m := verifyCode.FindStringSubmatch(evaluate[string](p, `document.body.innerText`))
+	if m == nil {
+		t.Fatal("no verification code in the development outbox")
+	}
+	p.open("/user/verify")
+	fill("code", m[1])
+	p.click("verify-form-submit", "the verify button")
+	p.waitVisible("info-form", "the profile after verification")
+	p.waitVisible("flash", "the confirmation of the verification")
+	shot("info")
+
+	p.click("logout-submit", "the log-out button")
+	p.waitVisible("hero-title", "the home page after logging out")
+	p.open("/user/login")
+	p.waitVisible("login-form", "the log-in form")
+	fill("email", email)
+	fill("password", "wrong horse")
+	p.click("login-form-submit", "the log-in button")
+	p.waitVisible("login-form-error", "the log-in failure message")
+	shot("login-error")
+	fill("password", "correct horse")
+	p.click("login-form-submit", "the log-in button")
+	p.waitVisible("info-page", "the profile after logging in")
+	// An invalid form answers 422, which the browser logs as a failed load.
+	p.assertCleanConsole("422 (Unprocessable Entity)")
+}

@@ -1,0 +1,123 @@
+package handlers
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/account"
+	"selfmap/internal/store"
+	"selfmap/views"
+)
+
+func urlQueryEscape(s string) string { return url.QueryEscape(s) }
+
+// userInfo serves GET /user/info and /userCenter/setting/userInfo: the
+// profile and the picture.
+func (s *Server) userInfo(c echo.Context) error {
+	u := user(c)
+	return s.renderInfo(c, http.StatusOK, store.Profile{Nickname: u.Nickname, Phone: u.Phone, Birthday: u.Birthday, Sex: u.Sex,
+		Introduction: u.Introduction}, nil, "")
+}
+
+// userInfoPost saves the profile (POST /user/info).
+func (s *Server) userInfoPost(c echo.Context) error {
+	in := store.Profile{Nickname: c.FormValue("nickname"), Phone: c.FormValue("phone"), Birthday: c.FormValue("birthday"),
+		Sex: c.FormValue("sex"), Introduction: c.FormValue("introduction")}
+	p, errs, err := s.Accounts.UpdateProfile(c.Request().Context(), user(c).ID, in)
+	if err != nil {
+		return err
+	}
+	if len(errs) > 0 {
+		return s.renderInfo(c, http.StatusUnprocessableEntity, p, errs, "")
+	}
+	return s.savedTo(c, "account.info.saved")
+}
+
+// userAvatarPost takes a picture (POST /user/avatar, multipart): checked,
+// re-encoded and stored.
+func (s *Server) userAvatarPost(c echo.Context) error {
+	u := user(c)
+	current := store.Profile{Nickname: u.Nickname, Phone: u.Phone, Birthday: u.Birthday, Sex: u.Sex, Introduction: u.Introduction}
+	fh, err := c.FormFile("avatar")
+	if err != nil {
+		return s.renderInfo(c, http.StatusUnprocessableEntity, current, nil, "account.error.avatar_type")
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, account.MaxAvatarBytes+1))
+	if err != nil {
+		return err
+	}
+	msg, err := s.Accounts.SetAvatar(c.Request().Context(), u.ID, data)
+	if err != nil {
+		return err
+	}
+	if msg != "" {
+		return s.renderInfo(c, http.StatusUnprocessableEntity, current, nil, msg)
+	}
+	return s.savedTo(c, "account.info.avatar_saved")
+}
+
+// userAvatar sends the signed-in user's own picture (GET /user/avatar);
+// there is no way to ask for anyone else's.
+func (s *Server) userAvatar(c echo.Context) error {
+	img, mediaType, err := s.Store.Avatar(c.Request().Context(), user(c).ID)
+	if err != nil {
+		if err == store.ErrNotFound {
+			return notFound()
+		}
+		return err
+	}
+	c.Response().Header().Set("Cache-Control", "private, no-store")
+	return c.Blob(http.StatusOK, mediaType, img)
+}
+
+func (s *Server) savedTo(c echo.Context, msgID string) error {
+	if err := s.flash(c, tr(c).T(msgID)); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/info"))
+}
+
+func (s *Server) renderInfo(c echo.Context, status int, p store.Profile, errs account.Errors, avatarMsg string) error {
+	t, u := tr(c), user(c)
+	sexes := make([]views.AccountOption, len(account.Sexes))
+	for i, x := range account.Sexes {
+		sexes[i] = views.AccountOption{Value: x, Label: t.T("account.sex." + x)}
+	}
+	page := views.AccountPage{
+		Title: t.T("account.info.title"), Intro: t.TD("account.info.intro", map[string]any{"Name": u.Name, "Email": u.Email}), TestID: "info-page",
+		Forms: []views.AccountForm{
+			{Action: accountPath(c, "/user/info"), Submit: t.T("account.info.submit"), TestID: "info-form", Errors: errs,
+				Fields: []views.AccountField{
+					{Name: "nickname", Label: t.T("account.field.nickname"), Type: "text", Value: p.Nickname, Autocomplete: "nickname", MaxLength: account.MaxNickname, Optional: true},
+					{Name: "phone", Label: t.T("account.field.phone"), Type: "tel", Value: p.Phone, Autocomplete: "tel", MaxLength: 24, Optional: true},
+					{Name: "birthday", Label: t.T("account.field.birthday"), Type: "text", Value: p.Birthday, Autocomplete: "bday", MaxLength: 10,
+						Placeholder: "2020-01-01", Hint: t.T("account.hint.birthday"), Optional: true},
+					{Name: "sex", Label: t.T("account.field.sex"), Type: "radio", Value: p.Sex, Options: sexes},
+					{Name: "introduction", Label: t.T("account.field.introduction"), Type: "textarea", Value: p.Introduction, MaxLength: account.MaxIntroduction, Optional: true},
+				}},
+			{Action: accountPath(c, "/user/avatar"), Submit: t.T("account.info.avatar_submit"), TestID: "avatar-form", Multipart: true,
+				Heading: t.T("account.field.avatar"), Errors: map[string]string{"avatar": avatarMsg},
+				Fields: []views.AccountField{{Name: "avatar", Label: t.T("account.field.avatar"), Type: "file", Hint: t.T("account.hint.avatar")}}},
+			logoutForm(c),
+		},
+		Links: userLinks(c),
+	}
+	if avatarMsg == "" {
+		page.Forms[1].Errors = nil
+	}
+	if !u.Verified() {
+		page.Links = append([]views.AccountLink{link(c, "account.verify.title", "/user/verify", "link-verify")}, page.Links...)
+	}
+	if u.AvatarType != "" {
+		page.AvatarURL = accountPath(c, "/user/avatar")
+	}
+	return s.render(c, status, views.Account(page))
+}

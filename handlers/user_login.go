@@ -1,0 +1,72 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/account"
+	"selfmap/views"
+)
+
+// userLogin serves GET /user/login.
+func (s *Server) userLogin(c echo.Context) error {
+	if _, ok, err := s.currentUser(c); err != nil || ok {
+		return signedIn(c, err)
+	}
+	return s.renderLogin(c, http.StatusOK, "", "")
+}
+
+// userLoginPost checks the address and password (POST /user/login). Every
+// failure shows one message; an address that failed too often is refused
+// for a while. Success starts a new session.
+func (s *Server) userLoginPost(c echo.Context) error {
+	email := c.FormValue("email")
+	u, msg, err := s.Accounts.Login(c.Request().Context(), email, c.FormValue("password"))
+	if errors.Is(err, account.ErrLocked) {
+		return s.renderLogin(c, http.StatusTooManyRequests, email, account.ErrLocked.ID)
+	}
+	if err != nil {
+		return err
+	}
+	if msg != "" {
+		return s.renderLogin(c, http.StatusUnprocessableEntity, email, msg)
+	}
+	if err := s.signIn(c, u); err != nil {
+		return err
+	}
+	next := "/user/info"
+	if !u.Verified() {
+		next = "/user/verify"
+	}
+	return c.Redirect(http.StatusSeeOther, accountPath(c, next))
+}
+
+func (s *Server) renderLogin(c echo.Context, status int, email, msg string) error {
+	t := tr(c)
+	var errs map[string]string
+	if msg != "" {
+		errs = map[string]string{"": msg}
+	}
+	return s.render(c, status, views.Account(views.AccountPage{
+		Title: t.T("account.login.title"), Intro: t.T("account.login.intro"), TestID: "login-page",
+		Forms: []views.AccountForm{{Action: accountPath(c, "/user/login"), Submit: t.T("account.login.submit"), TestID: "login-form",
+			Errors: errs, Fields: []views.AccountField{emailField(c, email), passwordField(c, "password", "account.field.password", "current-password", false)}}},
+		Links: []views.AccountLink{
+			link(c, "account.login.forgot", "/user/forgot-password", "link-forgot"),
+			link(c, "account.login.no_account", "/user/register", "link-register"),
+		},
+	}))
+}
+
+// userLogout signs out (POST /user/logout) and goes home.
+func (s *Server) userLogout(c echo.Context) error {
+	if err := s.endSession(c); err != nil {
+		return err
+	}
+	if err := s.flash(c, tr(c).T("account.logged_out")); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, state(c).HomePath())
+}

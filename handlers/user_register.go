@@ -1,0 +1,79 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/account"
+	"selfmap/internal/store"
+	"selfmap/views"
+)
+
+// userRegister serves GET /user/register.
+func (s *Server) userRegister(c echo.Context) error {
+	if _, ok, err := s.currentUser(c); err != nil || ok {
+		return signedIn(c, err)
+	}
+	return s.renderRegister(c, http.StatusOK, account.RegisterInput{}, nil)
+}
+
+// userRegisterPost creates the account (POST /user/register), signs it in
+// on a new session and asks for the mailed code.
+func (s *Server) userRegisterPost(c echo.Context) error {
+	in := account.RegisterInput{Name: c.FormValue("name"), Email: c.FormValue("email"), Password: c.FormValue("password"),
+		Confirm: c.FormValue("confirm"), Agreed: c.FormValue("agree") != "", Locale: state(c).Locale.Tag}
+	u, errs, err := s.Accounts.Register(c.Request().Context(), in)
+	if err != nil {
+		return err
+	}
+	if len(errs) > 0 {
+		return s.renderRegister(c, http.StatusUnprocessableEntity, in, errs)
+	}
+	if err := s.signIn(c, u); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/verify"))
+}
+
+func (s *Server) renderRegister(c echo.Context, status int, in account.RegisterInput, errs account.Errors) error {
+	t, pair := tr(c), state(c).Home.String()
+	agreed := ""
+	if in.Agreed {
+		agreed = "1"
+	}
+	return s.render(c, status, views.Account(views.AccountPage{
+		Title: t.T("account.register.title"), Intro: t.T("account.register.intro"), TestID: "register-page",
+		Forms: []views.AccountForm{{Action: accountPath(c, "/user/register"), Submit: t.T("account.register.submit"), TestID: "register-form",
+			Errors: errs, Fields: []views.AccountField{
+				{Name: "name", Label: t.T("account.field.name"), Type: "text", Value: in.Name, Autocomplete: "name", MaxLength: account.MaxName},
+				emailField(c, in.Email),
+				passwordField(c, "password", "account.field.password", "new-password", true),
+				passwordField(c, "confirm", "account.field.confirm", "new-password", false),
+				{Name: "agree", Label: t.T("account.field.agree"), Type: "agree", Value: agreed, Links: []views.AccountLink{
+					{Label: t.T("account.field.terms"), Href: accountPath(c, legalPath("terms", pair))},
+					{Label: t.T("account.field.privacy"), Href: accountPath(c, legalPath("privacy", pair))},
+				}},
+			}}},
+		Links: []views.AccountLink{link(c, "account.register.have_account", "/user/login", "link-login")},
+	}))
+}
+
+// signedIn sends a signed-in visitor of a sign-in screen on to the
+// profile.
+func signedIn(c echo.Context, err error) error {
+	if err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/info"))
+}
+
+// signIn starts the user's session and joins this browser's results to
+// the account.
+func (s *Server) signIn(c echo.Context, u store.User) error {
+	owned, _ := s.session(c).Values["results"].([]string)
+	if err := s.Accounts.ClaimOwnResults(c.Request().Context(), u.ID, owned); err != nil {
+		return err
+	}
+	return s.startSession(c, u)
+}

@@ -1,0 +1,69 @@
+package handlers
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/views"
+)
+
+// userSetting serves GET /user/setting: download my data, delete my
+// account.
+func (s *Server) userSetting(c echo.Context) error {
+	return s.renderSetting(c, http.StatusOK, "")
+}
+
+// userExport sends everything kept about the user as a JSON file (GET
+// /user/setting/export).
+func (s *Server) userExport(c echo.Context) error {
+	ex, err := s.Accounts.Export(c.Request().Context(), user(c).ID)
+	if err != nil {
+		return err
+	}
+	body, err := json.MarshalIndent(ex, "", "  ")
+	if err != nil {
+		return err
+	}
+	c.Response().Header().Set("Content-Disposition", `attachment; filename="selfmap-my-data.json"`)
+	return c.Blob(http.StatusOK, "application/json; charset=utf-8", body)
+}
+
+// userDeletePost deletes the account and its results after the password
+// is typed again (POST /user/setting/delete), then signs out.
+func (s *Server) userDeletePost(c echo.Context) error {
+	msg, err := s.Accounts.Delete(c.Request().Context(), user(c).ID, c.FormValue("password"))
+	if err != nil {
+		return err
+	}
+	if msg != "" {
+		return s.renderSetting(c, http.StatusUnprocessableEntity, msg)
+	}
+	if err := s.endSession(c); err != nil {
+		return err
+	}
+	if err := s.flash(c, tr(c).T("account.setting.deleted")); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, state(c).HomePath())
+}
+
+func (s *Server) renderSetting(c echo.Context, status int, msg string) error {
+	t := tr(c)
+	var errs map[string]string
+	if msg != "" {
+		errs = map[string]string{"password": msg}
+	}
+	return s.render(c, status, views.Account(views.AccountPage{
+		Title: t.T("account.setting.title"), TestID: "setting-page",
+		Forms: []views.AccountForm{
+			{Heading: t.T("account.setting.delete_heading"), Text: t.T("account.setting.delete_text"), Action: accountPath(c, "/user/setting/delete"),
+				Submit: t.T("account.setting.delete_submit"), TestID: "delete-form", Danger: true, Errors: errs,
+				Fields: []views.AccountField{passwordField(c, "password", "account.field.password", "current-password", false)}},
+			logoutForm(c),
+		},
+		Links: append([]views.AccountLink{{Label: t.T("account.setting.export"), Href: accountPath(c, "/user/setting/export"), TestID: "export"}},
+			userLinks(c)...),
+	}))
+}

@@ -1,0 +1,374 @@
+// Package account keeps the accounts: registration with a mailed code,
+// log-in with a limit per address, password change and reset, the profile
+// and its picture, and the export and deletion of a person's data. It knows
+// nothing of HTTP; sessions are the handlers' business, fed by the session
+// generation this package moves on.
+package account
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jmoiron/sqlx"
+
+	"selfmap/internal/apperr"
+	"selfmap/internal/ids"
+	"selfmap/internal/mail"
+	"selfmap/internal/store"
+	"selfmap/internal/validate"
+)
+
+// Limits of DESIGN.md's security baseline and of the forms.
+const (
+	CodeTTL          = 10 * time.Minute
+	CodeTries        = 5
+	codesPerHour     = 5
+	LoginFailures    = 5
+	LoginWindow      = 15 * time.Minute
+	MinPassword      = 8
+	MaxPassword      = 128
+	MaxName          = 50
+	PurposeVerify    = "verify"
+	PurposeReset     = "reset"
+	msgLoginFailed   = "account.error.login_failed"
+	msgCodeInvalid   = "account.error.code_invalid"
+	msgPasswordWrong = "account.error.password_wrong"
+)
+
+// CodeMail composes the e-mail that carries a code, in a locale.
+type CodeMail func(locale, purpose, code string) (mail.Content, error)
+
+// Service is the account service.
+type Service struct {
+	Store   *store.Store
+	Now     func() time.Time
+	Compose CodeMail
+}
+
+// Errors maps a form field to the id of the message that says what is
+// wrong with it.
+type Errors map[string]string
+
+// ErrTooManyCodes is returned when a mailbox was sent codes too often.
+var ErrTooManyCodes = &apperr.Error{Status: 429, ID: "account.error.too_many_codes"}
+
+// ErrLocked is returned while an address has failed to log in too often.
+var ErrLocked = &apperr.Error{Status: 429, ID: "account.error.login_locked"}
+
+// RegisterInput is what the registration form sends.
+type RegisterInput struct {
+	Name, Email, Password, Confirm string
+	Agreed                         bool
+	Locale                         string
+}
+
+// checkNewPassword checks a new password and its repetition.
+func checkNewPassword(errs Errors, field, password, confirm string) {
+	switch n := utf8.RuneCountInString(password); {
+	case n == 0:
+		errs[field] = "form.required"
+	case n < MinPassword:
+		errs[field] = "account.error.password_short"
+	case n > MaxPassword:
+		errs[field] = "account.error.password_long"
+	case password != confirm:
+		errs["confirm"] = "account.error.password_mismatch"
+	}
+}
+
+// normalEmail checks an address and lower-cases all of it: accounts are
+// found by address in any case.
+func normalEmail(s string) (string, string) {
+	e, msg := validate.Email(s)
+	return strings.ToLower(e), msg
+}
+
+// Register creates an unverified account and mails it a code. Sending the
+// same form twice makes one account: the second time, the right password
+// finds the account made by the first.
+func (s *Service) Register(ctx context.Context, in RegisterInput) (store.User, Errors, error) {
+	errs := Errors{}
+	var msg string
+	if in.Name, msg = validate.Name(in.Name, MaxName); msg != "" {
+		errs["name"] = msg
+	}
+	if in.Email, msg = normalEmail(in.Email); msg != "" {
+		errs["email"] = msg
+	}
+	checkNewPassword(errs, "password", in.Password, in.Confirm)
+	if !in.Agreed {
+		errs["agree"] = "account.error.agree"
+	}
+	if len(errs) > 0 {
+		return store.User{}, errs, nil
+	}
+	now := s.Now().UTC()
+	u := store.User{ID: ids.New(), Email: in.Email, Name: in.Name, PasswordHash: HashPassword(in.Password), SessionGen: 1,
+		CreatedAt: now, UpdatedAt: now}
+	err := s.Store.CreateUser(ctx, u)
+	if errors.Is(err, store.ErrDuplicate) {
+		existing, err := s.Store.GetUserByEmail(ctx, in.Email)
+		if err == nil && CheckPassword(existing.PasswordHash, in.Password) {
+			return existing, nil, nil
+		}
+		return store.User{}, Errors{"email": "account.error.email_taken"}, nil
+	}
+	if err != nil {
+		return store.User{}, nil, err
+	}
+	if err := s.SendCode(ctx, u.Email, PurposeVerify, in.Locale); err != nil && !errors.Is(err, ErrTooManyCodes) {
+		return store.User{}, nil, err
+	}
+	return u, nil, nil
+}
+
+// SendCode mails a new six-digit code for a purpose; only its hash is kept,
+// beside the queued mail, in one transaction.
+func (s *Service) SendCode(ctx context.Context, email, purpose, locale string) error {
+	now := s.Now().UTC()
+	n, err := s.Store.CountEmailCodes(ctx, email, purpose, now.Add(-time.Hour+CodeTTL))
+	if err != nil {
+		return err
+	}
+	if n >= codesPerHour {
+		return ErrTooManyCodes
+	}
+	code := newCode()
+	c := store.EmailCode{ID: ids.New(), Email: email, Purpose: purpose, ExpiresAt: now.Add(CodeTTL)}
+	c.CodeHash = hashCode(c.ID, code)
+	content, err := s.Compose(locale, purpose, code)
+	if err != nil {
+		return err
+	}
+	return s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := s.Store.InsertEmailCodeTx(ctx, tx, c, now); err != nil {
+			return err
+		}
+		return s.Store.QueueMail(ctx, tx, store.Mail{ID: ids.New(), Kind: content.Kind, To: email, Locale: locale, Subject: content.Subject,
+			Body: content.Text, HTMLBody: store.NullStr{String: content.HTML, Valid: content.HTML != ""}, Ref: c.ID, CreatedAt: now})
+	})
+}
+
+// newCode is six random decimal digits.
+func newCode() string {
+	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
+	if err != nil {
+		panic(err) // crypto/rand does not fail
+	}
+	return fmt.Sprintf("%06d", n.Int64())
+}
+
+// hashCode hashes a code with its row's id, so equal codes hash apart.
+func hashCode(id, code string) string {
+	sum := sha256.Sum256([]byte(id + "\x00" + code))
+	return hex.EncodeToString(sum[:])
+}
+
+// checkCode spends one of a code's tries: it returns the code when it
+// matches, and otherwise the message to show.
+func (s *Service) checkCode(ctx context.Context, email, purpose, code string) (store.EmailCode, string, error) {
+	code = strings.TrimSpace(code)
+	if len(code) != 6 || strings.Trim(code, "0123456789") != "" {
+		return store.EmailCode{}, msgCodeInvalid, nil
+	}
+	c, err := s.Store.LatestEmailCode(ctx, email, purpose, s.Now())
+	if errors.Is(err, store.ErrNotFound) {
+		return store.EmailCode{}, msgCodeInvalid, nil
+	}
+	if err != nil {
+		return store.EmailCode{}, "", err
+	}
+	ok, err := s.Store.CountCodeAttempt(ctx, c.ID, CodeTries)
+	if err != nil {
+		return store.EmailCode{}, "", err
+	}
+	if !ok {
+		return store.EmailCode{}, "account.error.code_tries", nil
+	}
+	if subtle.ConstantTimeCompare([]byte(hashCode(c.ID, code)), []byte(c.CodeHash)) != 1 {
+		return store.EmailCode{}, msgCodeInvalid, nil
+	}
+	return c, "", nil
+}
+
+// useCode marks a checked code used in tx, so it works only once.
+func (s *Service) useCode(ctx context.Context, tx *sqlx.Tx, c store.EmailCode) error {
+	ok, err := s.Store.UseEmailCode(ctx, tx, c.ID, s.Now())
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return &apperr.Error{Status: 400, ID: msgCodeInvalid}
+	}
+	return nil
+}
+
+// Verify checks the code mailed at registration; once the address is
+// proved, what was made with it without an account joins the account.
+func (s *Service) Verify(ctx context.Context, userID, code string) (string, error) {
+	u, err := s.Store.GetUser(ctx, userID)
+	if err != nil {
+		return "", err
+	}
+	if u.Verified() {
+		return "", nil
+	}
+	c, msg, err := s.checkCode(ctx, u.Email, PurposeVerify, code)
+	if msg != "" || err != nil {
+		return msg, err
+	}
+	return "", s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := s.useCode(ctx, tx, c); err != nil {
+			return err
+		}
+		if err := s.Store.MarkUserVerified(ctx, tx, u.ID, s.Now()); err != nil {
+			return err
+		}
+		return s.Store.ClaimByEmail(ctx, tx, u.ID, u.Email)
+	})
+}
+
+// Login checks an address and a password. Every failure says the same
+// thing; after LoginFailures of them in LoginWindow the address is refused
+// until the window passes, whatever the password.
+func (s *Service) Login(ctx context.Context, email, password string) (store.User, string, error) {
+	email, msg := normalEmail(email)
+	if msg != "" || password == "" {
+		return store.User{}, msgLoginFailed, nil
+	}
+	now := s.Now()
+	n, err := s.Store.LoginFailures(ctx, email, now.Add(-LoginWindow))
+	if err != nil {
+		return store.User{}, "", err
+	}
+	if n >= LoginFailures {
+		return store.User{}, "", ErrLocked
+	}
+	u, err := s.Store.GetUserByEmail(ctx, email)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return store.User{}, "", err
+	}
+	hash := u.PasswordHash
+	if hash == "" {
+		hash = dummyHash()
+	}
+	if !CheckPassword(hash, password) || u.ID == "" {
+		return store.User{}, msgLoginFailed, s.Store.AddLoginFailure(ctx, email, now)
+	}
+	return u, "", s.Store.ClearLoginFailures(ctx, email, now.Add(-LoginWindow))
+}
+
+// ChangePassword replaces a password after checking the current one, and
+// ends every session of the account; it returns the new session generation
+// for the session that asked.
+func (s *Service) ChangePassword(ctx context.Context, userID, current, password, confirm string) (int64, Errors, error) {
+	u, err := s.Store.GetUser(ctx, userID)
+	if err != nil {
+		return 0, nil, err
+	}
+	errs := Errors{}
+	if !CheckPassword(u.PasswordHash, current) {
+		errs["current"] = msgPasswordWrong
+	}
+	checkNewPassword(errs, "password", password, confirm)
+	if len(errs) > 0 {
+		return 0, errs, nil
+	}
+	gen, err := s.Store.SetPassword(ctx, u.ID, HashPassword(password), s.Now())
+	return gen, nil, err
+}
+
+// ForgotPassword mails a reset code when an account has the address. The
+// answer is the same either way, so the form tells nobody who has one.
+func (s *Service) ForgotPassword(ctx context.Context, email, locale string) (string, Errors, error) {
+	email, msg := normalEmail(email)
+	if msg != "" {
+		return "", Errors{"email": msg}, nil
+	}
+	u, err := s.Store.GetUserByEmail(ctx, email)
+	if errors.Is(err, store.ErrNotFound) {
+		return email, nil, nil
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	if err := s.SendCode(ctx, u.Email, PurposeReset, locale); err != nil && !errors.Is(err, ErrTooManyCodes) {
+		return "", nil, err
+	}
+	return email, nil, nil
+}
+
+// ResetInput is what the reset form sends.
+type ResetInput struct {
+	Email, Code, Password, Confirm string
+}
+
+// ResetPassword sets a new password with a mailed code. The code proves the
+// address too, so the account becomes verified and joins what was made
+// with it. Every session of the account ends.
+func (s *Service) ResetPassword(ctx context.Context, in ResetInput) (Errors, error) {
+	errs := Errors{}
+	email, msg := normalEmail(in.Email)
+	if msg != "" {
+		errs["email"] = msg
+	}
+	if strings.TrimSpace(in.Code) == "" {
+		errs["code"] = "form.required"
+	}
+	checkNewPassword(errs, "password", in.Password, in.Confirm)
+	if len(errs) > 0 {
+		return errs, nil
+	}
+	c, msg, err := s.checkCode(ctx, email, PurposeReset, in.Code)
+	if err != nil {
+		return nil, err
+	}
+	if msg != "" {
+		return Errors{"code": msg}, nil
+	}
+	u, err := s.Store.GetUserByEmail(ctx, email)
+	if err != nil {
+		return nil, err
+	}
+	hash := HashPassword(in.Password)
+	return nil, s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		if err := s.useCode(ctx, tx, c); err != nil {
+			return err
+		}
+		if _, err := s.Store.SetPasswordTx(ctx, tx, u.ID, hash, s.Now()); err != nil {
+			return err
+		}
+		if err := s.Store.MarkUserVerified(ctx, tx, u.ID, s.Now()); err != nil {
+			return err
+		}
+		return s.Store.ClaimByEmail(ctx, tx, u.ID, u.Email)
+	})
+}
+
+// ClaimOwnResults joins to the account the results this browser made (at
+// log-in).
+func (s *Service) ClaimOwnResults(ctx context.Context, userID string, resultIDs []string) error {
+	return s.Store.ClaimResults(ctx, userID, resultIDs)
+}
+
+// Delete removes the account and its results after checking the password;
+// paid orders stay, anonymised, for the books.
+func (s *Service) Delete(ctx context.Context, userID, password string) (string, error) {
+	u, err := s.Store.GetUser(ctx, userID)
+	if err != nil {
+		return "", err
+	}
+	if !CheckPassword(u.PasswordHash, password) {
+		return msgPasswordWrong, nil
+	}
+	return "", s.Store.DeleteUser(ctx, u.ID)
+}
