@@ -375,3 +375,20 @@ func TestClaimExportDelete(t *testing.T) {
 		}
 	})
 }
+
+// A large picture is kept at most AvatarSide pixels on its longer side.
+func TestAvatarIsScaledDown(t *testing.T) {
+	big := image.NewRGBA(image.Rect(0, 0, 2000, 1000))
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, big); err != nil {
+		t.Fatal(err)
+	}
+	out, typ, msg := account.ProcessAvatar(buf.Bytes())
+	if msg != "" || typ != "image/png" {
+		t.Fatalf("ProcessAvatar: %q %q", typ, msg)
+	}
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(out))
+	if err != nil || cfg.Width != account.AvatarSide || cfg.Height != account.AvatarSide/2 {
+		t.Fatalf("kept %dx%d (%v), want %dx%d", cfg.Width, cfg.Height, err, account.AvatarSide, account.AvatarSide/2)
+	}
+}

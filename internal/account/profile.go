@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // decodes WebP avatars, re-encoded as PNG
 	_ "image/gif"               // decodes GIF avatars, re-encoded as PNG
 
@@ -114,6 +115,7 @@ func ProcessAvatar(data []byte) ([]byte, string, string) {
 	if err != nil {
 		return nil, "", "account.error.avatar_type"
 	}
+	img = shrink(img, AvatarSide)
 	var out bytes.Buffer
 	if format == "jpeg" {
 		if err := jpeg.Encode(&out, img, &jpeg.Options{Quality: 85}); err != nil {
@@ -125,6 +127,27 @@ func ProcessAvatar(data []byte) ([]byte, string, string) {
 		return nil, "", "account.error.avatar_type"
 	}
 	return out.Bytes(), "image/png", ""
+}
+
+// AvatarSide is the longest side a kept picture has: an avatar is shown
+// small, and a large upload re-encoded at full size could weigh megabytes.
+const AvatarSide = 512
+
+// shrink scales an image down so its longer side is at most side pixels.
+func shrink(img image.Image, side int) image.Image {
+	b := img.Bounds()
+	w, h := b.Dx(), b.Dy()
+	if w <= side && h <= side {
+		return img
+	}
+	if w >= h {
+		w, h = side, max(1, h*side/w)
+	} else {
+		w, h = max(1, w*side/h), side
+	}
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.CatmullRom.Scale(dst, dst.Bounds(), img, b, draw.Src, nil)
+	return dst
 }
 
 // SetAvatar checks, re-encodes and stores a picture; it returns the message
