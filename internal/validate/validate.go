@@ -5,6 +5,7 @@ package validate
 import (
 	"net/mail"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -35,7 +36,9 @@ func Name(s string, max int) (string, string) {
 		return "", "form.required"
 	case utf8.RuneCountInString(s) > max:
 		return "", "form.too_long"
-	case strings.ContainsAny(s, "<>{}\x00"):
+	case strings.ContainsAny(s, "<>{}") || strings.ContainsFunc(s, unicode.IsControl) || !utf8.ValidString(s):
+		// Markup characters, control characters (which would reach mail
+		// headers and the outbox) and broken UTF-8 are no part of a name.
 		return "", "form.name.invalid"
 	}
 	return s, ""

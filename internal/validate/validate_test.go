@@ -37,3 +37,16 @@ func TestName(t *testing.T) {
 		}
 	}
 }
+
+// A name with a control character is refused: fuzzing found "00\x01000"
+// passing into a contact message's name.
+func TestNameRefusesControlCharacters(t *testing.T) {
+	for _, in := range []string{"00\x01000", "Kim\x7f", "A\u200eB\x02", "\xff\xfe"} {
+		if _, msg := Name(in, 100); msg != "form.name.invalid" {
+			t.Errorf("Name(%q) = %q, want form.name.invalid", in, msg)
+		}
+	}
+	if out, msg := Name("  Min   Park ", 100); msg != "" || out != "Min Park" {
+		t.Errorf("Name = %q %q", out, msg)
+	}
+}
