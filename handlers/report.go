@@ -182,7 +182,11 @@ func (s *Server) reportPage(ctx context.Context, t *i18n.Translator, l i18n.Loca
 		names[c.Code] = c.Name
 	}
 	for _, c := range stats.Countries {
-		p.Countries = append(p.Countries, views.ReportCountry{Name: names[c.Country], Count: c.N})
+		name := names[c.Country]
+		if name == "" {
+			name = c.Country
+		}
+		p.Countries = append(p.Countries, views.ReportCountry{Name: name, Count: c.N})
 	}
 	if p.Packs, err = s.boughtPacks(ctx, t, r, scored); err != nil {
 		return views.ReportPage{}, err
