@@ -1,12 +1,10 @@
 package handlers
 
 import (
-	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/apperr"
 	"selfmap/views"
 )
 
@@ -33,19 +31,11 @@ func (s *Server) retrievePost(c echo.Context) error {
 		}
 		return c.Redirect(http.StatusSeeOther, retrieveAction(c))
 	}
-	var ae *apperr.Error
-	if !errors.As(err, &ae) {
+	f, err := s.formFailure(c, "retrieve", err)
+	if err != nil {
 		return err
 	}
-	if ae.Status >= 500 {
-		s.Logger.ErrorContext(c.Request().Context(), "retrieve: not sent", "request_id", state(c).RequestID, "err", err)
-	}
-	page := views.RetrievePage{Action: retrieveAction(c), Email: email, Error: ae.ID, FieldError: ae.Status == http.StatusBadRequest}
-	status := ae.Status
-	if page.FieldError {
-		status = http.StatusUnprocessableEntity
-	}
-	return s.render(c, status, views.Retrieve(page))
+	return s.render(c, f.status, views.Retrieve(views.RetrievePage{Action: retrieveAction(c), Email: email, Error: f.id, FieldError: f.field}))
 }
 
 // apiRetrieve serves POST /pay/exam/order/report/retrieve {"email": ...}:

@@ -28,6 +28,8 @@ func (s *Server) routes(e *echo.Echo) {
 	// Log-in and the mailed codes: a few tries, then one every twelve
 	// seconds per client address; the account service also limits each
 	// address typed (failed log-ins) and each mailbox (codes sent).
+	// Cancel links are mailed like retrieval links.
+	cancelLimit := rateLimit(scale/60, int(5*scale))
 	authLimit := rateLimit(scale/12, int(10*scale))
 
 	// Platform
@@ -70,6 +72,13 @@ func (s *Server) routes(e *echo.Echo) {
 	// Report retrieval by e-mail
 	get("/report/retrieve/:pair", s.retrievePage, s.requirePair)
 	e.POST("/report/retrieve/:pair", s.retrievePost, s.requirePair, retrieveLimit)
+
+	// Subscription cancel by e-mail
+	get("/cancel/subscription/:pair", s.cancelPage, s.requirePair)
+	e.POST("/cancel/subscription/:pair", s.cancelPost, s.requirePair, cancelLimit)
+	get("/cancel/confirm/:pair", s.cancelConfirmPage, s.requirePair)
+	e.POST("/cancel/confirm/:pair", s.cancelConfirmPost, s.requirePair, writeLimit)
+	get("/cancel/success/:pair", s.cancelSuccess, s.requirePair)
 
 	// Checkout
 	get("/paying/buyreport/:pair", s.payingBuy, s.requirePair)

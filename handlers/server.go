@@ -33,6 +33,7 @@ import (
 	"selfmap/internal/support"
 	"selfmap/internal/theme"
 	"selfmap/internal/typology"
+	"selfmap/internal/unsubscribe"
 	"selfmap/internal/web"
 )
 
@@ -62,6 +63,9 @@ type Deps struct {
 	Support *support.Service
 	// Retrieval mails a mailbox the links to its paid reports.
 	Retrieval *retrieve.Service
+	// Unsubscribe mails one-time cancel links and follows them; nil when
+	// the payment provider cannot run subscriptions.
+	Unsubscribe *unsubscribe.Service
 	// Accounts registers, signs in and keeps the profiles of users.
 	Accounts *account.Service
 }

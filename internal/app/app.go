@@ -45,6 +45,7 @@ import (
 	"selfmap/internal/subscription"
 	"selfmap/internal/support"
 	"selfmap/internal/theme"
+	"selfmap/internal/unsubscribe"
 	"selfmap/locales"
 	"selfmap/static"
 	"selfmap/themes"
@@ -163,6 +164,10 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 		Accounts:    &account.Service{Store: st, Now: time.Now, Compose: mails.accountCode},
 		QueuePDF:    a.queuePDF,
 		Printer:     printer,
+	}
+	if a.Subscriptions != nil {
+		deps.Unsubscribe = &unsubscribe.Service{Store: st, Subscriptions: a.Subscriptions, Now: time.Now, Compose: mails.cancelLink,
+			PerHour: unsubscribe.DefaultPerHour, ValidFor: unsubscribe.DefaultValidFor}
 	}
 	a.RenderPDF = handlers.NewPDFRenderer(deps)
 	if a.Handler, err = handlers.New(deps); err != nil {

@@ -89,3 +89,13 @@ func (m *mailer) accountCode(tag, purpose, code string) (mail.Content, error) {
 	d.Purpose = purpose
 	return m.templates.Compose(mail.KindAccountCode, m.catalog.Translator(l), d)
 }
+
+// cancelLink composes the e-mail carrying a one-time link that cancels a
+// mailbox's subscriptions, to the confirmation page of the pair it was
+// asked on.
+func (m *mailer) cancelLink(l i18n.Locale, pair, token string) (mail.Content, error) {
+	d := m.data(l, exam.DefaultPair.ExamID)
+	d.CancelURL = m.baseURL + l.Path("/cancel/confirm/"+pair) + "?t=" + token
+	d.Vars = map[string]any{"Hours": 24}
+	return m.templates.Compose(mail.KindCancelLink, m.catalog.Translator(l), d)
+}

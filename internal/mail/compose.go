@@ -19,9 +19,10 @@ const (
 	KindReportReady = "report_ready"
 	KindRetrieval   = "retrieval"
 	KindAccountCode = "account_code"
+	KindCancelLink  = "cancel_link"
 )
 
-var kinds = []string{KindReceipt, KindReportReady, KindRetrieval, KindAccountCode}
+var kinds = []string{KindReceipt, KindReportReady, KindRetrieval, KindAccountCode, KindCancelLink}
 
 //go:embed templates/*.html templates/*.txt
 var templateFiles embed.FS
@@ -38,7 +39,9 @@ type Data struct {
 	BaseURL     string
 	RetrieveURL string
 	ReportURL   string
-	Reports     []ReportLink
+	// CancelURL is a one-time link that cancels a mailbox's subscriptions.
+	CancelURL string
+	Reports   []ReportLink
 	// Purpose says what an account code is for: "verify" or "reset".
 	Purpose string
 }

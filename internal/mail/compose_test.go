@@ -27,15 +27,17 @@ func TestComposeEveryKindInEveryLocale(t *testing.T) {
 		t.Fatal(err)
 	}
 	data := mail.Data{
-		Vars:        map[string]any{"Order": "SM261122-ABCDEFGH", "Product": "Full report", "Total": "$9.99", "Type": "INTJ-A<script>"},
+		Vars:        map[string]any{"Order": "SM261122-ABCDEFGH", "Product": "Full report", "Total": "$9.99", "Type": "INTJ-A<script>", "Hours": 24},
 		BaseURL:     "https://selfmap.test",
 		RetrieveURL: "https://selfmap.test/report/retrieve/BMBTI-1807",
 		ReportURL:   "https://selfmap.test/report/result/BMBTI-1807?t=tok_A-1",
+		CancelURL:   "https://selfmap.test/cancel/confirm/BMBTI-1807?t=tok_C-3",
 		Reports:     []mail.ReportLink{{Type: "ENFP-T", Order: "SM1", Date: "2026-11-22", URL: "https://selfmap.test/report/result/BMBTI-1807?t=tok_B-2"}},
 	}
 	for _, l := range i18n.Locales {
 		tr := catalog.Translator(l)
-		for kind, want := range map[string]string{mail.KindReceipt: "SM261122-ABCDEFGH", mail.KindReportReady: "tok_A-1", mail.KindRetrieval: "tok_B-2"} {
+		for kind, want := range map[string]string{mail.KindReceipt: "SM261122-ABCDEFGH", mail.KindReportReady: "tok_A-1", mail.KindRetrieval: "tok_B-2",
+			mail.KindCancelLink: "tok_C-3"} {
 			c, err := tpl.Compose(kind, tr, data)
 			if err != nil {
 				t.Fatalf("%s %s: %v", l.Tag, kind, err)

@@ -1,0 +1,143 @@
+package handlers
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/views"
+)
+
+// Session flash keys of the cancel pages.
+const (
+	flashCancelSent  = "cancel_sent"
+	flashCancelUntil = "cancel_until"
+)
+
+// cancelPage serves GET /cancel/subscription/{p}: the form that mails a
+// one-time cancel link, or, just after one was mailed, "check your
+// mailbox".
+func (s *Server) cancelPage(c echo.Context) error {
+	private(c)
+	if s.Unsubscribe == nil {
+		return echo.ErrNotFound
+	}
+	sent, err := s.takeFlash(c, flashCancelSent)
+	if err != nil {
+		return err
+	}
+	return s.render(c, http.StatusOK, views.CancelRequest(views.CancelRequestPage{Action: cancelAction(c), Sent: sent != ""}))
+}
+
+// cancelPost takes the form (POST /cancel/subscription/{p}). Sent redirects
+// back to "check your mailbox" (Post/Redirect/Get); any other outcome shows
+// the form again with the address kept and its message.
+func (s *Server) cancelPost(c echo.Context) error {
+	private(c)
+	if s.Unsubscribe == nil {
+		return echo.ErrNotFound
+	}
+	email := c.FormValue("email")
+	err := s.Unsubscribe.Send(c.Request().Context(), email, state(c).Locale, pair(c).String())
+	if err == nil {
+		if err := s.addFlash(c, "1", flashCancelSent); err != nil {
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, cancelAction(c))
+	}
+	f, err := s.formFailure(c, "cancel", err)
+	if err != nil {
+		return err
+	}
+	return s.render(c, f.status, views.CancelRequest(views.CancelRequestPage{Action: cancelAction(c), Email: email, Error: f.id,
+		FieldError: f.field}))
+}
+
+// cancelConfirmPage serves GET /cancel/confirm/{p}?t=...: what the link
+// would cancel and a button to confirm. Opening it changes nothing.
+func (s *Server) cancelConfirmPage(c echo.Context) error {
+	private(c)
+	if s.Unsubscribe == nil {
+		return echo.ErrNotFound
+	}
+	token := c.QueryParam("t")
+	page := views.CancelConfirmPage{Action: confirmAction(c), Token: token, RequestHref: cancelAction(c)}
+	_, live, err := s.Unsubscribe.Check(c.Request().Context(), token)
+	if err != nil {
+		return s.cancelLinkRefused(c, page, err)
+	}
+	page.None = len(live) == 0
+	var until time.Time
+	for _, sub := range live {
+		if sub.Status != "past_due" && sub.CurrentPeriodEnd.After(until) {
+			until = sub.CurrentPeriodEnd
+		}
+	}
+	page.Until = day(until)
+	return s.render(c, http.StatusOK, views.CancelConfirm(page))
+}
+
+// cancelConfirmPost follows the link (POST /cancel/confirm/{p}, the token
+// in the form) and redirects to the success page, which says until when
+// the access lasts. A replayed POST finds the link used and changes
+// nothing.
+func (s *Server) cancelConfirmPost(c echo.Context) error {
+	private(c)
+	if s.Unsubscribe == nil {
+		return echo.ErrNotFound
+	}
+	token := c.FormValue("t")
+	out, err := s.Unsubscribe.Confirm(c.Request().Context(), token)
+	if err != nil {
+		return s.cancelLinkRefused(c, views.CancelConfirmPage{Action: confirmAction(c), RequestHref: cancelAction(c)}, err)
+	}
+	until := day(out.AccessUntil)
+	if until == "" {
+		until = "ended"
+	}
+	if err := s.addFlash(c, until, flashCancelUntil); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, state(c).LocalPath("/cancel/success/"+pair(c).String()))
+}
+
+// cancelSuccess serves GET /cancel/success/{p}.
+func (s *Server) cancelSuccess(c echo.Context) error {
+	private(c)
+	until, err := s.takeFlash(c, flashCancelUntil)
+	if err != nil {
+		return err
+	}
+	page := views.CancelSuccessPage{Until: until, Ended: until == "ended"}
+	if page.Ended {
+		page.Until = ""
+	}
+	return s.render(c, http.StatusOK, views.CancelSuccess(page))
+}
+
+// cancelLinkRefused shows why a link cannot be followed.
+func (s *Server) cancelLinkRefused(c echo.Context, page views.CancelConfirmPage, err error) error {
+	f, err := s.formFailure(c, "cancel link", err)
+	if err != nil {
+		return err
+	}
+	page.Error, page.Token = f.id, ""
+	return s.render(c, f.status, views.CancelConfirm(page))
+}
+
+// day is a date as the cancel pages show it (empty for the zero time).
+func day(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02")
+}
+
+func cancelAction(c echo.Context) string {
+	return state(c).LocalPath("/cancel/subscription/" + pair(c).String())
+}
+
+func confirmAction(c echo.Context) string {
+	return state(c).LocalPath("/cancel/confirm/" + pair(c).String())
+}

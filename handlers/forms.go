@@ -1,0 +1,54 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/apperr"
+)
+
+// formFail is how a page shows a service's refusal: its message id, the
+// status, and whether it is about the field as typed.
+type formFail struct {
+	id     string
+	status int
+	field  bool
+}
+
+// formFailure turns a service's refusal of a form (an *apperr.Error) into
+// what the page shows, logging the server's own failures under what; any
+// other error is returned for the error handler.
+func (s *Server) formFailure(c echo.Context, what string, err error) (formFail, error) {
+	var ae *apperr.Error
+	if !errors.As(err, &ae) {
+		return formFail{}, err
+	}
+	if ae.Status >= 500 {
+		s.Logger.ErrorContext(c.Request().Context(), what+": refused", "request_id", state(c).RequestID, "err", err)
+	}
+	f := formFail{id: ae.ID, status: ae.Status, field: ae.Status == http.StatusBadRequest}
+	if f.field {
+		f.status = http.StatusUnprocessableEntity
+	}
+	return f, nil
+}
+
+// addFlash keeps a value for the next page under a key of the session.
+func (s *Server) addFlash(c echo.Context, value, key string) error {
+	sess := s.session(c)
+	sess.AddFlash(value, key)
+	return sess.Save(c.Request(), c.Response())
+}
+
+// takeFlash reads and forgets the value kept under a key ("" when none).
+func (s *Server) takeFlash(c echo.Context, key string) (string, error) {
+	sess := s.session(c)
+	flashes := sess.Flashes(key)
+	if len(flashes) == 0 {
+		return "", nil
+	}
+	v, _ := flashes[0].(string)
+	return v, sess.Save(c.Request(), c.Response())
+}
