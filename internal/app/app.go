@@ -164,6 +164,7 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 		QueuePDF:    a.queuePDF,
 		Printer:     printer,
 	}
+	deps.Subscriptions = a.Subscriptions
 	a.RenderPDF = handlers.NewPDFRenderer(deps)
 	if a.Handler, err = handlers.New(deps); err != nil {
 		return nil, err
