@@ -243,7 +243,7 @@ func TestUserCenterReports(t *testing.T) {
 		if rec := b.get("/report/result/BMBTI-1807?r=" + resultID); rec.Code != http.StatusOK {
 			t.Fatalf("the owner's report from a second browser: %d", rec.Code)
 		}
-		if rec := b.get("/paying/buyreport/BMBTI-1807?r="+pendingID); rec.Code != http.StatusOK {
+		if rec := b.get("/paying/buyreport/BMBTI-1807?r=" + pendingID); rec.Code != http.StatusOK {
 			t.Errorf("the owner's pay link from a second browser: %d %.300s", rec.Code, rec.Body.String())
 		}
 		// Signed out, the same link opens nothing.
