@@ -124,6 +124,12 @@ func (s *Server) routes(e *echo.Echo) {
 	get("/user/setting/export", s.userExport, s.requireUser)
 	e.POST("/user/setting/delete", s.userDeletePost, authLimit, s.requireUser)
 
+	// User centre
+	get("/userCenter", s.userCenterHome, s.requireUser)
+	get("/userCenter/home", s.userCenterHome, s.requireUser)
+	get("/userCenter/reportList", s.userCenterReports, s.requireUser)
+	get("/userCenter/rightsInterests", s.userCenterRights, s.requireUser)
+
 	// Development only
 	get("/dev/mail", s.devMail)
 	get("/dev/mail/:id/html", s.devMailHTML)
@@ -167,6 +173,8 @@ func (s *Server) routes(e *echo.Echo) {
 	api.POST("/user/logout", s.apiUserLogout, apiLimit, writeLimit)
 	api.GET("/user/get", s.apiUserGet, apiLimit, s.requireUser)
 	api.POST("/user/update", s.apiUserUpdate, apiLimit, writeLimit, s.requireUser)
+	api.GET("/user/privilege", s.apiUserPrivilege, apiLimit, s.requireUser)
+	api.GET("/privilege/vip/detail", s.apiVipDetail, apiLimit, s.requireUser)
 }
 
 // favicon sends browsers that ask for /favicon.ico to the theme's icon.

@@ -30,6 +30,7 @@ import (
 	"selfmap/internal/site"
 	"selfmap/internal/social"
 	"selfmap/internal/store"
+	"selfmap/internal/subscription"
 	"selfmap/internal/support"
 	"selfmap/internal/theme"
 	"selfmap/internal/typology"
@@ -68,6 +69,9 @@ type Deps struct {
 	Unsubscribe *unsubscribe.Service
 	// Accounts registers, signs in and keeps the profiles of users.
 	Accounts *account.Service
+	// Subscriptions says what a user's plan entitles them to; nil when the
+	// payment provider cannot charge a saved card (everyone is a guest).
+	Subscriptions *subscription.Service
 }
 
 // Server holds the dependencies every handler shares.

@@ -29,10 +29,22 @@ func (s *Server) ownResult(c echo.Context, id string) error {
 	return sess.Save(c.Request(), c.Response())
 }
 
-// owns reports whether this browser created the result.
+// owns reports whether this browser created the result, or the result has
+// joined the signed-in user's account (their own report opens from any
+// browser they sign in on).
 func (s *Server) owns(c echo.Context) func(string) bool {
 	owned, _ := s.session(c).Values["results"].([]string)
-	return func(id string) bool { return slices.Contains(owned, id) }
+	return func(id string) bool { return slices.Contains(owned, id) || s.accountOwns(c, id) }
+}
+
+// accountOwns reports whether a result belongs to the signed-in user.
+func (s *Server) accountOwns(c echo.Context, resultID string) bool {
+	u, ok, err := s.currentUser(c)
+	if err != nil || !ok {
+		return false
+	}
+	owner, err := s.Store.ResultOwner(c.Request().Context(), resultID)
+	return err == nil && owner != "" && owner == u.ID
 }
 
 // latestResult is the result this browser created last, or "".

@@ -54,6 +54,9 @@ func (s *Server) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 			if isAPIPath(c.Request().URL.Path) {
 				return echo.NewHTTPError(http.StatusUnauthorized)
 			}
+			if err := s.flash(c, tr(c).T("account.error.login_required")); err != nil {
+				return err
+			}
 			return c.Redirect(http.StatusSeeOther, state(c).LocalPath("/user/login"))
 		}
 		private(c)

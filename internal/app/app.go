@@ -165,6 +165,7 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 		QueuePDF:    a.queuePDF,
 		Printer:     printer,
 	}
+	deps.Subscriptions = a.Subscriptions
 	if a.Subscriptions != nil {
 		deps.Unsubscribe = &unsubscribe.Service{Store: st, Subscriptions: a.Subscriptions, Now: time.Now, Compose: mails.cancelLink,
 			PerHour: unsubscribe.DefaultPerHour, ValidFor: unsubscribe.DefaultValidFor}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -335,4 +336,17 @@ func (s *Store) DeleteUser(ctx context.Context, id string) error {
 		}
 		return nil
 	})
+}
+
+// ResultOwner is the account a result has joined ("" for none).
+func (s *Store) ResultOwner(ctx context.Context, resultID string) (string, error) {
+	var owner sql.NullString
+	err := s.DB.GetContext(ctx, &owner, s.DB.Rebind(`SELECT user_id FROM results WHERE id = ?`), resultID)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", ErrNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("store: result owner: %w", err)
+	}
+	return owner.String, nil
 }

@@ -680,3 +680,14 @@ func TestCancelPastDue(t *testing.T) {
 		}
 	})
 }
+
+func TestBenefitsGrowWithTheTier(t *testing.T) {
+	guest, basic, premium := subscription.BenefitsOf(subscription.TierGuest), subscription.BenefitsOf(subscription.TierBasic),
+		subscription.BenefitsOf(subscription.TierPremium)
+	if len(guest) == 0 || len(basic) <= len(guest) || len(premium) != len(subscription.Benefits) {
+		t.Fatalf("benefits: guest %d, basic %d, premium %d of %d", len(guest), len(basic), len(premium), len(subscription.Benefits))
+	}
+	if subscription.TierBasic.Includes(subscription.TierPremium) || !subscription.TierPremium.Includes(subscription.TierBasic) {
+		t.Error("tiers do not include the ones below them only")
+	}
+}
