@@ -19,7 +19,7 @@ import (
 )
 
 // subscribe puts a user on a plan through the sandbox, paid now.
-func subscribe(t *testing.T, s *store.Store, userID, planID string) (*subscription.Service, store.Subscription) {
+func subscribeUser(t *testing.T, s *store.Store, userID, planID string) (*subscription.Service, store.Subscription) {
 	t.Helper()
 	ctx := context.Background()
 	sb := &payment.Sandbox{Store: s, Secret: "test", Now: time.Now,
@@ -144,7 +144,7 @@ func TestUserCenterTiers(t *testing.T) {
 			t.Fatalf("guest privilege: %+v", guest.Data)
 		}
 
-		svc, sub := subscribe(t, s, id, "basic-weekly")
+		svc, sub := subscribeUser(t, s, id, "basic-weekly")
 		if got := tier(); got != "basic" {
 			t.Fatalf("after subscribing to basic: %s", got)
 		}
