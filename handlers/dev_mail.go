@@ -3,11 +3,11 @@ package handlers
 import (
 	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/store"
+	"selfmap/internal/tracking"
 	"selfmap/views"
 )
 
@@ -33,9 +33,8 @@ func (s *Server) devMail(c echo.Context) error {
 		page.Mails = append(page.Mails, dm)
 	}
 	// The frames load the HTML parts from this origin.
-	h := c.Response().Header()
-	h.Set("Content-Security-Policy", strings.Replace(h.Get("Content-Security-Policy"), "frame-src 'none'", "frame-src 'self'", 1))
-	h.Set("X-Frame-Options", "SAMEORIGIN")
+	setPolicy(c, tracking.Origins{Frame: []string{"'self'"}})
+	c.Response().Header().Set("X-Frame-Options", "SAMEORIGIN")
 	return s.render(c, http.StatusOK, views.DevMailbox(page))
 }
 

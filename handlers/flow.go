@@ -9,6 +9,7 @@ import (
 
 	"selfmap/internal/apperr"
 	"selfmap/internal/store"
+	"selfmap/internal/tracking"
 	"selfmap/views"
 )
 
@@ -42,10 +43,6 @@ func flowURL(c echo.Context, screen, resultID string) string {
 	return st.LocalPath(screen+"/"+pair(c).String()) + "?" + q.Encode()
 }
 
-// trackingParams are the visit's parameters every step of the funnel keeps,
-// so an ad's click id reaches checkout (docs/tracking.md).
-var trackingParams = []string{"hl", "logid", "fbclid", "gclid", "click_id", "pixel_id", "ttclid", "tt_test_id", "ScCid", "MSCLKID", "msclkid"}
-
 // trackingQuery keeps the tracking parameters of a raw query.
 func trackingQuery(raw string) url.Values {
 	out := url.Values{}
@@ -53,7 +50,7 @@ func trackingQuery(raw string) url.Values {
 	if err != nil {
 		return out
 	}
-	for _, name := range trackingParams {
+	for _, name := range tracking.KeptParams {
 		if v := in.Get(name); v != "" && len(v) <= 200 {
 			out.Set(name, v)
 		}

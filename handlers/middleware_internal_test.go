@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"slices"
 	"testing"
+
+	"selfmap/internal/tracking"
 )
 
 func TestLoggedURIHidesReportTokens(t *testing.T) {
@@ -29,7 +31,7 @@ func FuzzQueryParameters(f *testing.F) {
 	f.Fuzz(func(t *testing.T, raw string) {
 		kept := trackingQuery(raw)
 		for name, vals := range kept {
-			if !slices.Contains(trackingParams, name) || len(vals) != 1 || len(vals[0]) > 200 {
+			if !slices.Contains(tracking.KeptParams, name) || len(vals) != 1 || len(vals[0]) > 200 {
 				t.Fatalf("the funnel keeps %q=%q", name, vals)
 			}
 		}

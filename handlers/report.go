@@ -177,12 +177,8 @@ func (s *Server) reportPage(ctx context.Context, t *i18n.Translator, l i18n.Loca
 		}
 		p.Facets = append(p.Facets, g)
 	}
-	names := map[string]string{}
-	for _, c := range geo.Countries(l.Tag) {
-		names[c.Code] = c.Name
-	}
 	for _, c := range stats.Countries {
-		name := names[c.Country]
+		name := geo.Name(l.Tag, c.Country)
 		if name == "" {
 			name = c.Country
 		}

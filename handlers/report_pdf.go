@@ -87,15 +87,11 @@ func (s *Server) pdfFor(ctx context.Context, resultID, locale string) (store.Rep
 	if s.Printer == nil {
 		return p, false, errNoPrinter
 	}
-	if s.QueuePDF != nil {
-		owned, err := s.ownedPacks(ctx, resultID)
-		if err != nil {
-			return p, false, err
-		}
-		if err := s.QueuePDF(ctx, resultID, locale, len(owned)); err != nil {
-			return p, false, err
-		}
-	} else if err := s.renderPDF(ctx, resultID, locale); err != nil {
+	owned, err := s.ownedPacks(ctx, resultID)
+	if err != nil {
+		return p, false, err
+	}
+	if err := s.QueuePDF(ctx, resultID, locale, len(owned)); err != nil {
 		return p, false, err
 	}
 	// Without a job queue the PDF was printed just now.

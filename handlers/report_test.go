@@ -206,7 +206,7 @@ func TestSocialCards(t *testing.T) {
 		if rec.Code != 200 || rec.Header().Get("Content-Type") != "image/png" || !bytes.HasPrefix(rec.Body.Bytes(), []byte("\x89PNG")) {
 			t.Fatalf("card: %d %s", rec.Code, rec.Header().Get("Content-Type"))
 		}
-		for _, bad := range []string{"/og/type/xxxx.png", "/og/type/enfp.jpg", "/og/type/enfp-a.png"} {
+		for _, bad := range []string{"/og/type/zzzz.png", "/og/type/enfp.jpg", "/og/type/enfp-a.png"} {
 			if rec := b.get(bad); rec.Code != 404 {
 				t.Errorf("%s: %d", bad, rec.Code)
 			}

@@ -56,8 +56,8 @@ type Deps struct {
 	Social   *social.Service
 	// ReportStats are the report's figures from stored results, cached.
 	ReportStats *report.StatsCache
-	// QueuePDF asks for a report's PDF in a locale to be made (a job);
-	// nil makes it in the request (tests, tools).
+	// QueuePDF asks for a report's PDF in a locale to be made: a job, or,
+	// before the queue runs (tests, tools), a print in the request.
 	QueuePDF func(ctx context.Context, resultID, locale string, packs int) error
 	// Printer prints the PDFs; nil when no Chromium was found.
 	Printer *pdf.Printer

@@ -12,7 +12,7 @@ import (
 // reports the page's ad events to the pixels among them; the checkout
 // island reports add_payment_info with a "selfmap:ad" DOM event. It is
 // rendered only after the visitor consented, and only with something to
-// load. Each vendor gets its documented loader stub, then its script.
+// load. Each vendor gets its documented loader snippet, then its script.
 const trackingJS = `(()=>{const n=document.currentScript.nonce,d=document,w=window,c=JSON.parse(d.getElementById("tracking-props").textContent),` +
 	`add=(u,f)=>{const s=d.createElement("script");s.async=true;s.src=u;s.nonce=n;if(f)s.onload=f;d.head.appendChild(s)},` +
 	`que=(g,m,id)=>{const t=w[g]=w[g]||[];t.methods=m;for(const k of m)t[k]=t[k]||function(){t.push([k].concat([].slice.call(arguments)))};` +

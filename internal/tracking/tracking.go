@@ -9,6 +9,7 @@ package tracking
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
@@ -62,6 +63,21 @@ var Vendors = map[string]Vendor{
 	"botprotection": {Name: "botprotection",
 		Script: []string{"https://challenges.cloudflare.com"}, Frame: []string{"https://challenges.cloudflare.com"}},
 }
+
+// KeptParams are the visit's parameters every step of the funnel keeps,
+// so an ad's click id reaches checkout: the spec's list, and every ad
+// pixel's click-id parameter.
+var KeptParams = func() []string {
+	out := []string{"hl", "logid", "gclid"}
+	for _, name := range slices.Sorted(maps.Keys(Vendors)) {
+		for _, p := range Vendors[name].Params {
+			if !slices.Contains(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}()
 
 // idPattern is what a vendor id, container or site key may look like: it
 // is written into a script, so nothing else is accepted.
