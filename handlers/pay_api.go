@@ -210,7 +210,17 @@ func (s *Server) webhook(c echo.Context) error {
 	if err != nil || len(payload) > maxWebhookBytes {
 		return echo.ErrStatusRequestEntityTooLarge
 	}
-	err = s.Checkout.Receive(c.Request().Context(), payload, c.Request().Header)
+	// A subscription's event (Stripe Billing) goes to the subscription
+	// service; everything else (an order's payment, an event it does not
+	// take, a delivery it could not verify) to checkout as before, which
+	// verifies it again and answers it.
+	handled := false
+	if s.Subscriptions != nil {
+		handled, err = s.Subscriptions.Receive(c.Request().Context(), payload, c.Request().Header)
+	}
+	if !handled {
+		err = s.Checkout.Receive(c.Request().Context(), payload, c.Request().Header)
+	}
 	if errors.Is(err, payment.ErrBadSignature) {
 		s.Logger.WarnContext(c.Request().Context(), "webhook: refused delivery", "err", err)
 		return c.JSON(http.StatusBadRequest, map[string]string{"error": "bad signature"})

@@ -64,8 +64,8 @@ const socialTTL = time.Minute
 type App struct {
 	Handler  *echo.Echo
 	Checkout *checkout.Service
-	// Subscriptions sells the plans; nil when the provider cannot charge a
-	// saved card yet (stripe: see docs/subscriptions.md).
+	// Subscriptions sells the plans: renewed by our job on the sandbox,
+	// by Stripe Billing with stripe (docs/subscriptions.md).
 	Subscriptions *subscription.Service
 	// RenderPDF prints a paid report in a locale (the report_pdf job).
 	RenderPDF func(ctx context.Context, resultID, locale string) error
@@ -140,7 +140,8 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 		logger.Warn("app: PDF reports are off", "err", err)
 	}
 	a := &App{Checkout: pay}
-	if _, ok := pay.Provider.(payment.Recurring); ok {
+	_, billing := pay.Provider.(payment.Billing)
+	if _, ok := pay.Provider.(payment.Recurring); ok || billing {
 		a.Subscriptions = &subscription.Service{Store: st, Provider: pay.Provider, Logger: logger, Now: time.Now}
 	}
 	deps := handlers.Deps{

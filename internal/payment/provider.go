@@ -71,6 +71,14 @@ type Event struct {
 	Currency  string
 	// FailureCode says why a payment failed (card_declined, ...).
 	FailureCode string
+	// Created is when the provider created the event: a subscription's
+	// state follows the newest, whatever order they arrive in.
+	Created time.Time
+	// Invoice (EventInvoicePaid, EventInvoiceFailed) or Subscription
+	// (EventSubscriptionUpdated, EventSubscriptionDeleted) is what a
+	// Billing provider's event is about; nil for a payment's event.
+	Invoice      *BillingInvoice
+	Subscription *BillingSubscription
 }
 
 // Provider is a payment provider.

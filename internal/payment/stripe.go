@@ -174,7 +174,9 @@ func intentState(pi *stripe.PaymentIntent) State {
 
 // ParseEvent verifies a webhook delivery's Stripe-Signature header and
 // returns the payment_intent.succeeded or payment_intent.payment_failed event
-// it carries.
+// it carries (for checkout), or the invoice.paid, invoice.payment_failed,
+// customer.subscription.updated or customer.subscription.deleted event of one
+// of our subscriptions (for the subscription service).
 //
 // The header ("t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<payload>">", any v1 may
 // match, so a secret can be rolled) is checked with this package's Verify
@@ -206,11 +208,23 @@ func (s *Stripe) ParseEvent(payload []byte, header http.Header, now time.Time) (
 		kind = EventSucceeded
 	case stripe.EventTypePaymentIntentPaymentFailed:
 		kind = EventFailed
+	case stripe.EventTypeInvoicePaid:
+		kind = EventInvoicePaid
+	case stripe.EventTypeInvoicePaymentFailed:
+		kind = EventInvoiceFailed
+	case stripe.EventTypeCustomerSubscriptionUpdated:
+		kind = EventSubscriptionUpdated
+	case stripe.EventTypeCustomerSubscriptionDeleted:
+		kind = EventSubscriptionDeleted
 	default:
 		return Event{}, fmt.Errorf("%w: stripe event type %s", ErrIgnoredEvent, ev.Type)
 	}
 	if ev.ID == "" || ev.Data == nil || len(ev.Data.Raw) == 0 {
 		return Event{}, fmt.Errorf("payment: stripe: event %q has no id or no data.object", ev.ID)
+	}
+	if kind.Billing() {
+		// Stripe Billing's events: the subscription service applies them.
+		return parseBillingEvent(ev, kind)
 	}
 	var pi stripe.PaymentIntent
 	if err := json.Unmarshal(ev.Data.Raw, &pi); err != nil {
@@ -230,6 +244,7 @@ func (s *Stripe) ParseEvent(payload []byte, header http.Header, now time.Time) (
 	out := Event{
 		ID:        ev.ID,
 		Kind:      kind,
+		Created:   unixTime(ev.Created),
 		Ref:       pi.ID,
 		AttemptID: attemptID,
 		Amount:    fromStripeAmount(pi.Amount, string(pi.Currency)),

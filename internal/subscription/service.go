@@ -96,7 +96,10 @@ type StartInput struct {
 	// Country prices the plan ("" or unknown: the default price).
 	Country string
 	PlanID  string
-	// Method is the card the provider saved for this customer.
+	// Method is the card the provider saved for this customer: on the
+	// sandbox the SavedCard that Sandbox.SaveCard returned; with Stripe a
+	// PaymentMethod made by Stripe.js, as SavedCard{Ref: "pm_..."} (brand
+	// and last four are then read from Stripe).
 	Method payment.SavedCard
 }
 
@@ -115,7 +118,8 @@ func (s *Service) PayNow(ctx context.Context, in StartInput) (store.Subscription
 }
 
 func (s *Service) start(ctx context.Context, in StartInput, payNow bool) (store.Subscription, error) {
-	if _, err := s.recurring(); err != nil {
+	b, billing := s.billing()
+	if _, err := s.recurring(); err != nil && !billing {
 		return store.Subscription{}, err
 	}
 	email, msg := validate.Email(in.Email)
@@ -153,6 +157,9 @@ func (s *Service) start(ctx context.Context, in StartInput, payNow bool) (store.
 		CardLast4:        sql.NullString{String: in.Method.Last4, Valid: in.Method.Last4 != ""}, CreatedAt: now, UpdatedAt: now}
 	if sub.Locale == "" {
 		sub.Locale = "en"
+	}
+	if billing {
+		return s.startBilling(ctx, b, sub, plan, kind == KindTrial)
 	}
 	// The first attempt is claimed as the invoice is written, so the
 	// renewal job leaves it to this request unless the request dies.
@@ -345,11 +352,15 @@ func (s *Service) owned(ctx context.Context, customerID, id string) (store.Subsc
 // subscription, whose period is already over, is canceled at once and its
 // retries stop. Cancelling again changes nothing.
 func (s *Service) Cancel(ctx context.Context, customerID, id string) (store.Subscription, error) {
-	if _, err := s.owned(ctx, customerID, id); err != nil {
+	sub, err := s.owned(ctx, customerID, id)
+	if err != nil {
 		return store.Subscription{}, err
 	}
+	if b, ok := s.managed(sub); ok {
+		return s.cancelBilling(ctx, b, sub)
+	}
 	now := s.now()
-	err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+	err = s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
 		return s.update(ctx, tx, id, func(sub *store.Subscription) ([]mailKind, error) {
 			switch Status(sub.Status) {
 			case Trialing, Active:
@@ -399,6 +410,9 @@ func (s *Service) Upgrade(ctx context.Context, customerID, id, planID string) (s
 	}
 	if st := Status(sub.Status); st != Trialing && st != Active {
 		return store.Subscription{}, ErrUpgradeFailed
+	}
+	if b, ok := s.managed(sub); ok {
+		return s.upgradeBilling(ctx, b, sub, plan)
 	}
 	now := s.now()
 	end, err := AddPeriod(now, plan.Interval, plan.Period)
@@ -453,12 +467,22 @@ func (s *Service) Upgrade(ctx context.Context, customerID, id, planID string) (s
 // overlap, on one instance or several: each invoice is charged once.
 func (s *Service) RenewDue(ctx context.Context) (int, error) {
 	now := s.now()
+	if _, ok := s.billing(); ok {
+		// The provider renews, retries and ends its subscriptions, and
+		// our rows follow its events; only the reminders are ours.
+		return 0, s.remind(ctx, now)
+	}
 	due, err := s.Store.DueSubscriptions(ctx, []string{string(Trialing), string(Active)}, now, 200)
 	if err != nil {
 		return 0, err
 	}
 	var errs []error
 	for _, sub := range due {
+		if sub.Provider != s.Provider.Name() {
+			// Started with another provider (before a switch): not ours
+			// to charge.
+			continue
+		}
 		if err := s.openPeriod(ctx, sub, now); err != nil {
 			errs = append(errs, err)
 		}

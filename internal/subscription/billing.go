@@ -1,0 +1,541 @@
+package subscription
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jmoiron/sqlx"
+
+	"selfmap/internal/ids"
+	"selfmap/internal/payment"
+	"selfmap/internal/store"
+)
+
+// Stripe mode. When the provider is a payment.Billing (Stripe Billing), the
+// provider charges, renews and retries; StartTrial, PayNow, Upgrade and
+// Cancel ask it to, and our rows follow what it answers and the events it
+// sends (Receive). Every move still goes through the state machine
+// (CanMove), in one transaction with the event's record and its e-mails.
+
+// billing is the provider as a payment.Billing, if it is one.
+func (s *Service) billing() (payment.Billing, bool) {
+	b, ok := s.Provider.(payment.Billing)
+	return b, ok
+}
+
+// managed reports whether the provider runs this subscription (it was
+// started with the provider this service has, and that provider bills).
+func (s *Service) managed(sub store.Subscription) (payment.Billing, bool) {
+	b, ok := s.billing()
+	return b, ok && sub.Provider == s.Provider.Name()
+}
+
+// customerKey is the idempotency key of a customer's creation at the
+// provider: derived from our customer id, hashed because that id may be an
+// e-mail address.
+func customerKey(customerID string) string {
+	h := sha256.Sum256([]byte(customerID))
+	return "cus_" + hex.EncodeToString(h[:16])
+}
+
+// startBilling subscribes with the provider: our row is written first
+// (incomplete; a second submit finds it and answers ErrAlreadySubscribed),
+// then the customer, card, prices and subscription are made at the
+// provider with keys derived from it, and the answer moves the row. A card
+// the provider refuses ends the row (expired) and the provider's
+// subscription, so the customer may try another card at once. A failure to
+// get an answer leaves the row incomplete: the provider's events settle it.
+func (s *Service) startBilling(ctx context.Context, b payment.Billing, sub store.Subscription, plan store.PricedPlan, trial bool) (store.Subscription, error) {
+	if !strings.HasPrefix(sub.PaymentMethodRef.String, "pm_") {
+		// Stripe.js makes pm_ methods; anything else cannot be charged.
+		return store.Subscription{}, ErrDeclined
+	}
+	started, err := s.Store.InsertSubscription(ctx, sub)
+	if err != nil {
+		return store.Subscription{}, err
+	}
+	if !started {
+		return store.Subscription{}, ErrAlreadySubscribed
+	}
+	bs, err := s.createAtProvider(ctx, b, sub, plan, trial)
+	if err != nil {
+		if payment.Refused(err) {
+			s.Logger.InfoContext(ctx, "subscription: provider refused the start", "subscription", sub.ID, "err", err)
+			return s.endUnpaidStart(ctx, b, sub.ID, payment.BillingSubscription{})
+		}
+		return store.Subscription{}, err
+	}
+	paid := (bs.Status == "trialing" || bs.Status == "active") && (bs.LatestInvoice == nil || bs.LatestInvoice.Paid())
+	if !paid {
+		return s.endUnpaidStart(ctx, b, sub.ID, bs)
+	}
+	if err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		return s.applySubscription(ctx, tx, sub.ID, bs, s.now())
+	}); err != nil {
+		return store.Subscription{}, err
+	}
+	return s.Store.GetSubscription(ctx, s.Store.DB, sub.ID)
+}
+
+// createAtProvider makes (or finds) everything the subscription needs at
+// the provider and creates it there.
+func (s *Service) createAtProvider(ctx context.Context, b payment.Billing, sub store.Subscription, plan store.PricedPlan, trial bool) (payment.BillingSubscription, error) {
+	customer, err := s.Store.StripeCustomer(ctx, sub.CustomerID)
+	if errors.Is(err, store.ErrNotFound) {
+		ref, err := b.EnsureCustomer(ctx, payment.BillingCustomer{CustomerID: sub.CustomerID, Email: sub.Email,
+			IdempotencyKey: customerKey(sub.CustomerID)})
+		if err != nil {
+			return payment.BillingSubscription{}, err
+		}
+		if err := s.Store.SaveStripeCustomer(ctx, sub.CustomerID, ref, s.now()); err != nil {
+			return payment.BillingSubscription{}, err
+		}
+		// Another request may have saved one first: use what is kept.
+		customer, err = s.Store.StripeCustomer(ctx, sub.CustomerID)
+		if err != nil {
+			return payment.BillingSubscription{}, err
+		}
+	} else if err != nil {
+		return payment.BillingSubscription{}, err
+	}
+	card, err := b.AttachMethod(ctx, customer, sub.PaymentMethodRef.String)
+	if err != nil {
+		return payment.BillingSubscription{}, err
+	}
+	if err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		return s.update(ctx, tx, sub.ID, func(row *store.Subscription) ([]mailKind, error) {
+			row.CardBrand = sql.NullString{String: card.Brand, Valid: card.Brand != ""}
+			row.CardLast4 = sql.NullString{String: card.Last4, Valid: card.Last4 != ""}
+			return nil, nil
+		})
+	}); err != nil {
+		return payment.BillingSubscription{}, err
+	}
+	price, err := s.providerPrice(ctx, b, plan, false)
+	if err != nil {
+		return payment.BillingSubscription{}, err
+	}
+	req := payment.SubscriptionRequest{CustomerRef: customer, MethodRef: card.Ref, PriceRef: price, SubscriptionID: sub.ID,
+		IdempotencyKey: "sub_create_" + sub.ID}
+	if trial {
+		if req.TrialPriceRef, err = s.providerPrice(ctx, b, plan, true); err != nil {
+			return payment.BillingSubscription{}, err
+		}
+		req.TrialDays = plan.TrialDays
+	}
+	return b.CreateSubscription(ctx, req)
+}
+
+// providerPrice is the provider's price for a plan price (or its trial
+// price), made on first use and kept in stripe_prices by its lookup key.
+func (s *Service) providerPrice(ctx context.Context, b payment.Billing, plan store.PricedPlan, trial bool) (string, error) {
+	spec := payment.PriceSpec{PlanID: plan.ID, PlanTitle: plan.Title, Country: plan.Country, Amount: plan.Price,
+		Currency: plan.Currency, Interval: plan.Interval, Count: plan.Period}
+	kind := "recurring"
+	if trial {
+		spec.Amount, spec.Interval, spec.Count, kind = plan.TrialPrice.Int64, "", 0, "trial"
+	}
+	key := spec.LookupKey()
+	if p, err := s.Store.StripePriceByKey(ctx, key); err == nil {
+		return p.StripePriceID, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	ref, err := b.EnsurePrice(ctx, spec)
+	if err != nil {
+		return "", err
+	}
+	if err := s.Store.SaveStripePrice(ctx, store.StripePrice{LookupKey: key, StripePriceID: ref, PlanID: plan.ID,
+		Country: plan.Country, Kind: kind, CreatedAt: s.now()}); err != nil {
+		return "", err
+	}
+	return ref, nil
+}
+
+// endUnpaidStart ends a subscription whose first payment was refused: the
+// provider's subscription is cancelled (so it neither lingers incomplete nor
+// retries), ours expires, and the caller answers ErrDeclined.
+func (s *Service) endUnpaidStart(ctx context.Context, b payment.Billing, id string, bs payment.BillingSubscription) (store.Subscription, error) {
+	if bs.Ref != "" {
+		if _, err := b.CancelNow(ctx, bs.Ref, ""); err != nil {
+			s.Logger.WarnContext(ctx, "subscription: cancel of an unpaid start at the provider", "subscription", id, "ref", bs.Ref, "err", err)
+		}
+	}
+	now := s.now()
+	err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		return s.update(ctx, tx, id, func(sub *store.Subscription) ([]mailKind, error) {
+			if bs.Ref != "" && !sub.ProviderRef.Valid {
+				sub.ProviderRef = sql.NullString{String: bs.Ref, Valid: true}
+			}
+			if Status(sub.Status) == Incomplete {
+				sub.Status, sub.EndedAt = string(Expired), sql.NullTime{Time: now, Valid: true}
+			}
+			return nil, nil
+		})
+	})
+	if err != nil {
+		return store.Subscription{}, err
+	}
+	sub, err := s.Store.GetSubscription(ctx, s.Store.DB, id)
+	if err != nil {
+		return store.Subscription{}, err
+	}
+	return sub, ErrDeclined
+}
+
+// upgradeBilling asks the provider to move the subscription to the premium
+// price now (trial or period ends, premium billed at once). A declined
+// payment leaves the subscription on its plan and answers ErrUpgradeFailed.
+// The key names the subscription's version, so a replayed click is the same
+// call and an upgrade tried again after a change is a new one.
+func (s *Service) upgradeBilling(ctx context.Context, b payment.Billing, sub store.Subscription, plan store.PricedPlan) (store.Subscription, error) {
+	if !sub.ProviderRef.Valid {
+		return store.Subscription{}, ErrBusy
+	}
+	price, err := s.providerPrice(ctx, b, plan, false)
+	if err != nil {
+		return store.Subscription{}, err
+	}
+	bs, err := b.UpdateSubscription(ctx, sub.ProviderRef.String, payment.SubscriptionUpdate{PriceRef: price,
+		IdempotencyKey: "sub_upgrade_" + sub.ID + "_" + plan.ID + "_" + strconv.Itoa(sub.Version)})
+	if payment.Refused(err) {
+		s.Logger.InfoContext(ctx, "subscription: provider refused the upgrade", "subscription", sub.ID, "err", err)
+		return sub, ErrUpgradeFailed
+	}
+	if err != nil {
+		return store.Subscription{}, err
+	}
+	if bs.Pending || (bs.LatestInvoice != nil && !bs.LatestInvoice.Paid()) {
+		return sub, ErrUpgradeFailed
+	}
+	if err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		return s.applySubscription(ctx, tx, sub.ID, bs, s.now())
+	}); err != nil {
+		return store.Subscription{}, err
+	}
+	return s.Store.GetSubscription(ctx, s.Store.DB, sub.ID)
+}
+
+// cancelBilling cancels at the provider, then here: a trialing or active
+// subscription at its period's end (the provider ends it then and says so
+// with customer.subscription.deleted), a past-due one at once.
+func (s *Service) cancelBilling(ctx context.Context, b payment.Billing, sub store.Subscription) (store.Subscription, error) {
+	now := s.now()
+	switch Status(sub.Status) {
+	case Trialing, Active:
+		if sub.CancelAtPeriodEnd {
+			return sub, nil
+		}
+		if _, err := b.CancelAtPeriodEnd(ctx, sub.ProviderRef.String, "sub_cancel_"+sub.ID); err != nil {
+			return store.Subscription{}, err
+		}
+	case PastDue:
+		if _, err := b.CancelNow(ctx, sub.ProviderRef.String, ""); err != nil {
+			return store.Subscription{}, err
+		}
+	default:
+		return sub, nil
+	}
+	err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		return s.update(ctx, tx, sub.ID, func(sub *store.Subscription) ([]mailKind, error) {
+			switch Status(sub.Status) {
+			case Trialing, Active:
+				if sub.CancelAtPeriodEnd {
+					return nil, nil
+				}
+				sub.CancelAtPeriodEnd, sub.CanceledAt = true, sql.NullTime{Time: now, Valid: true}
+				return []mailKind{{kind: mailCanceled}}, nil
+			case PastDue:
+				sub.Status = string(Canceled)
+				sub.CanceledAt, sub.EndedAt = sql.NullTime{Time: now, Valid: true}, sql.NullTime{Time: now, Valid: true}
+				return []mailKind{{kind: mailCanceled}}, nil
+			}
+			return nil, nil
+		})
+	})
+	if err != nil {
+		return store.Subscription{}, err
+	}
+	return s.Store.GetSubscription(ctx, s.Store.DB, sub.ID)
+}
+
+// Receive verifies a webhook delivery with the provider and, when it is a
+// subscription's event (payment.EventKind.Billing), applies it and answers
+// true. Anything else answers false, for checkout to receive; a delivery
+// whose signature does not check answers the provider's error.
+func (s *Service) Receive(ctx context.Context, payload []byte, header http.Header) (bool, error) {
+	ev, err := s.Provider.ParseEvent(payload, header, s.now())
+	if errors.Is(err, payment.ErrIgnoredEvent) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if !ev.Kind.Billing() {
+		return false, nil
+	}
+	return true, s.ApplyEvent(ctx, ev)
+}
+
+// ApplyEvent applies a provider's subscription event in one transaction:
+// the event is recorded (payment_events) and applied once, whatever the
+// number of deliveries; an event older than the newest one applied to the
+// subscription (Stripe does not promise order) changes no state, though a
+// paid invoice is still recorded with its receipt.
+func (s *Service) ApplyEvent(ctx context.Context, ev payment.Event) error {
+	var subID, ref string
+	switch {
+	case ev.Invoice != nil:
+		subID, ref = ev.Invoice.SubscriptionID, ev.Invoice.SubscriptionRef
+	case ev.Subscription != nil:
+		subID, ref = ev.Subscription.SubscriptionID, ev.Subscription.Ref
+	default:
+		return fmt.Errorf("subscription: event %s (%s) carries no invoice or subscription", ev.ID, ev.Kind)
+	}
+	now := s.now()
+	at := ev.Created
+	if at.IsZero() {
+		at = now
+	}
+	return s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		fresh, err := s.Store.RecordEvent(ctx, tx, s.Provider.Name(), ev.ID, string(ev.Kind), subID, now)
+		if err != nil || !fresh {
+			return err
+		}
+		sub, err := s.Store.GetSubscription(ctx, tx, subID)
+		if errors.Is(err, store.ErrNotFound) || (err == nil && (sub.Provider != s.Provider.Name() ||
+			(sub.ProviderRef.Valid && sub.ProviderRef.String != ref))) {
+			// Not ours (another app on the account, or a forged metadata
+			// id): acknowledged and ignored, as a retry would change nothing.
+			s.Logger.WarnContext(ctx, "subscription: event for an unknown subscription", "event", ev.ID, "subscription", subID, "ref", ref)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch ev.Kind {
+		case payment.EventInvoicePaid, payment.EventInvoiceFailed:
+			return s.applyInvoice(ctx, tx, sub, *ev.Invoice, ev.Kind == payment.EventInvoicePaid, at)
+		case payment.EventSubscriptionUpdated, payment.EventSubscriptionDeleted:
+			bs := *ev.Subscription
+			if ev.Kind == payment.EventSubscriptionDeleted && bs.Status != "incomplete_expired" {
+				bs.Status = "canceled"
+			}
+			return s.applySubscription(ctx, tx, sub.ID, bs, at)
+		}
+		return nil
+	})
+}
+
+// stale reports whether something the provider said at `at` is older than
+// what the subscription already follows.
+func (s *Service) stale(ctx context.Context, tx *sqlx.Tx, id string, at time.Time) (bool, error) {
+	synced, err := s.Store.SubscriptionSyncedAt(ctx, tx, id)
+	if err != nil {
+		return false, err
+	}
+	return synced.Valid && at.Before(synced.Time), nil
+}
+
+// providerStatus maps the provider's subscription status onto ours, from
+// the state we are in. unpaid (Stripe's retries ended without cancelling)
+// keeps it past due; a cancelled past-due subscription is canceled, any
+// other cancelled one expired (cancelled at its period's end, or ended
+// before it was ever paid).
+func providerStatus(st string, from Status) Status {
+	switch st {
+	case "incomplete":
+		return Incomplete
+	case "incomplete_expired":
+		return Expired
+	case "trialing":
+		return Trialing
+	case "active":
+		return Active
+	case "past_due", "unpaid":
+		return PastDue
+	case "canceled":
+		if from == PastDue {
+			return Canceled
+		}
+		return Expired
+	}
+	return from
+}
+
+// applySubscription makes our row follow the provider's subscription as it
+// was at `at`: status (through the state machine), period (forward only),
+// trial end, cancel at the period's end, and plan (from the price). An
+// answer older than one already applied changes nothing.
+func (s *Service) applySubscription(ctx context.Context, tx *sqlx.Tx, id string, bs payment.BillingSubscription, at time.Time) error {
+	old, err := s.stale(ctx, tx, id, at)
+	if err != nil || old {
+		return err
+	}
+	var plan store.StripePrice
+	if bs.PriceRef != "" {
+		if plan, err = s.Store.StripePriceByID(ctx, tx, bs.PriceRef); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	err = s.update(ctx, tx, id, func(sub *store.Subscription) ([]mailKind, error) {
+		var mails []mailKind
+		if !sub.ProviderRef.Valid && bs.Ref != "" {
+			sub.ProviderRef = sql.NullString{String: bs.Ref, Valid: true}
+		}
+		from := Status(sub.Status)
+		if to := providerStatus(bs.Status, from); to != from {
+			if !CanMove(from, to) {
+				s.Logger.WarnContext(ctx, "subscription: provider state not followed", "subscription", sub.ID, "from", from,
+					"provider", bs.Status)
+			} else {
+				sub.Status = string(to)
+				if to == Canceled || to == Expired {
+					ended := bs.EndedAt
+					if ended.IsZero() {
+						ended = at
+					}
+					sub.EndedAt = sql.NullTime{Time: ended, Valid: true}
+				}
+				if to == Canceled {
+					sub.CanceledAt = sql.NullTime{Time: at, Valid: true}
+					inv, err := s.Store.LatestInvoice(ctx, tx, sub.ID)
+					if err != nil && !errors.Is(err, store.ErrNotFound) {
+						return nil, err
+					}
+					if errors.Is(err, store.ErrNotFound) {
+						inv = store.Invoice{Amount: sub.Price, Currency: sub.Currency}
+					}
+					mails = append(mails, mailKind{kind: mailCanceledUnpaid, inv: inv})
+				}
+			}
+		}
+		if !Status(sub.Status).Live() {
+			return mails, nil
+		}
+		if !bs.PeriodEnd.IsZero() && bs.PeriodEnd.After(sub.CurrentPeriodEnd) {
+			sub.CurrentPeriodStart, sub.CurrentPeriodEnd = bs.PeriodStart, bs.PeriodEnd
+		}
+		if !bs.TrialEnd.IsZero() {
+			sub.TrialEnd = sql.NullTime{Time: bs.TrialEnd, Valid: true}
+		}
+		switch {
+		case bs.CancelAtPeriodEnd && !sub.CancelAtPeriodEnd:
+			canceled := bs.CanceledAt
+			if canceled.IsZero() {
+				canceled = at
+			}
+			sub.CancelAtPeriodEnd, sub.CanceledAt = true, sql.NullTime{Time: canceled, Valid: true}
+			mails = append(mails, mailKind{kind: mailCanceled})
+		case !bs.CancelAtPeriodEnd && sub.CancelAtPeriodEnd:
+			sub.CancelAtPeriodEnd, sub.CanceledAt = false, sql.NullTime{}
+		}
+		if plan.PlanID != "" && plan.PlanID != sub.PlanID && bs.Currency != "" {
+			sub.PlanID, sub.Price, sub.Currency = plan.PlanID, bs.Amount, bs.Currency
+		}
+		return mails, nil
+	})
+	if err != nil {
+		return err
+	}
+	return s.Store.MarkSubscriptionSynced(ctx, tx, id, at)
+}
+
+// invoiceKind names what a provider's invoice paid for, from its billing
+// reason.
+func invoiceKind(reason string, sub store.Subscription) string {
+	switch reason {
+	case "subscription_create":
+		if sub.TrialEnd.Valid {
+			return KindTrial
+		}
+		return KindPayNow
+	case "subscription_update":
+		return KindUpgrade
+	}
+	return KindRenewal
+}
+
+// applyInvoice records a provider's invoice (paid, or a declined attempt)
+// and what it does: a paid one sends its receipt and makes the
+// subscription trialing or active (a first payment, a renewal or retry, an
+// upgrade); a declined renewal makes it past due and mails the failure
+// while the provider will try again. A declined first payment or upgrade
+// changes nothing here: the request that made it answers it.
+func (s *Service) applyInvoice(ctx context.Context, tx *sqlx.Tx, sub store.Subscription, bi payment.BillingInvoice, paid bool, at time.Time) error {
+	kind := invoiceKind(bi.BillingReason, sub)
+	row := store.Invoice{ID: ids.New(), SubscriptionID: sub.ID, Kind: kind, PlanID: sub.PlanID, PeriodStart: bi.PeriodStart,
+		PeriodEnd: bi.PeriodEnd, Amount: bi.Amount, Currency: bi.Currency, Status: store.InvoiceFailed, Attempts: bi.Attempts,
+		NextAttemptAt: bi.NextAttempt, ProviderRef: sql.NullString{String: bi.Ref, Valid: true},
+		FailureCode: sql.NullString{String: bi.FailureCode, Valid: bi.FailureCode != ""}, CreatedAt: at, UpdatedAt: at}
+	if row.NextAttemptAt.IsZero() {
+		row.NextAttemptAt = at
+	}
+	if paid {
+		row.Status, row.PaidAt = store.InvoicePaid, sql.NullTime{Time: at, Valid: true}
+	}
+	inv, recorded, err := s.Store.RecordProviderInvoice(ctx, tx, row, bi.Ref)
+	if err != nil {
+		return err
+	}
+	if !recorded {
+		s.Logger.WarnContext(ctx, "subscription: provider invoice's period already recorded", "subscription", sub.ID, "invoice", bi.Ref)
+		inv = row
+	}
+	old, err := s.stale(ctx, tx, sub.ID, at)
+	if err != nil {
+		return err
+	}
+	err = s.update(ctx, tx, sub.ID, func(sub *store.Subscription) ([]mailKind, error) {
+		from := Status(sub.Status)
+		if paid {
+			if !from.Live() {
+				s.Logger.ErrorContext(ctx, "subscription: invoice paid for a subscription that ended: refund it",
+					"subscription", sub.ID, "invoice", bi.Ref, "status", sub.Status)
+				return nil, nil
+			}
+			if !old {
+				to := from
+				switch {
+				case from == Incomplete && kind == KindTrial:
+					to = Trialing
+				case from == Incomplete || from == PastDue || (from == Trialing && kind != KindTrial):
+					to = Active
+				}
+				sub.Status = string(to)
+				if kind != KindTrial && sub.TrialEnd.Valid && sub.TrialEnd.Time.After(at) {
+					sub.TrialEnd.Time = at
+				}
+				if bi.PeriodEnd.After(sub.CurrentPeriodEnd) {
+					sub.CurrentPeriodStart, sub.CurrentPeriodEnd = bi.PeriodStart, bi.PeriodEnd
+				}
+			}
+			if !recorded {
+				return nil, nil
+			}
+			return []mailKind{{kind: mailReceipt, inv: inv}}, nil
+		}
+		if old || inv.Status == store.InvoicePaid || kind != KindRenewal || (from != Trialing && from != Active && from != PastDue) {
+			return nil, nil
+		}
+		sub.Status = string(PastDue)
+		if bi.NextAttempt.IsZero() {
+			// The last try: the provider ends (or marks unpaid) the
+			// subscription next, and that mail says so.
+			return nil, nil
+		}
+		return []mailKind{{kind: mailPaymentFailed, inv: inv}}, nil
+	})
+	if err != nil || old {
+		return err
+	}
+	return s.Store.MarkSubscriptionSynced(ctx, tx, sub.ID, at)
+}
