@@ -146,6 +146,7 @@ func TestStripeStartNeedsIdempotencyKey(t *testing.T) {
 type recordedRequest struct {
 	method, path, body string
 	header             http.Header
+	query              url.Values
 }
 
 // recordingTransport keeps each request's method, path, headers and form body
@@ -166,7 +167,7 @@ func (rt *recordingTransport) RoundTrip(req *http.Request) (*http.Response, erro
 		req.Body = io.NopCloser(bytes.NewReader(body))
 	}
 	rt.mu.Lock()
-	rt.reqs = append(rt.reqs, recordedRequest{req.Method, req.URL.Path, string(body), req.Header.Clone()})
+	rt.reqs = append(rt.reqs, recordedRequest{req.Method, req.URL.Path, string(body), req.Header.Clone(), req.URL.Query()})
 	rt.mu.Unlock()
 	return http.DefaultTransport.RoundTrip(req)
 }
@@ -384,7 +385,8 @@ func TestStripeParseEvent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := Event{ID: "evt_ok", Kind: EventSucceeded, Ref: "pi_ok", AttemptID: "att_1", Amount: 999, Currency: "USD"}
+		want := Event{ID: "evt_ok", Kind: EventSucceeded, Ref: "pi_ok", AttemptID: "att_1", Amount: 999, Currency: "USD",
+			Created: now.UTC()}
 		if got != want {
 			t.Errorf("got %+v\nwant %+v", got, want)
 		}
@@ -395,7 +397,8 @@ func TestStripeParseEvent(t *testing.T) {
 			t.Fatal(err)
 		}
 		// ¥1,500 at Stripe is 150000 in our hundredths.
-		want := Event{ID: "evt_fail", Kind: EventFailed, Ref: "pi_fail", AttemptID: "att_1", Amount: 150000, Currency: "JPY", FailureCode: "card_declined"}
+		want := Event{ID: "evt_fail", Kind: EventFailed, Ref: "pi_fail", AttemptID: "att_1", Amount: 150000, Currency: "JPY", FailureCode: "card_declined",
+			Created: now.UTC()}
 		if got != want {
 			t.Errorf("got %+v\nwant %+v", got, want)
 		}
