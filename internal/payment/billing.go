@@ -164,6 +164,8 @@ type BillingInvoice struct {
 	// not the invoice's own period_start/end (which at Stripe is the
 	// period of the items collected, the one before).
 	PeriodStart, PeriodEnd time.Time
+	// PriceRef is the price of that line ("" when not given).
+	PriceRef string
 	// Attempts counts the payment attempts; NextAttempt is when the
 	// provider tries again (zero: no more tries).
 	Attempts    int

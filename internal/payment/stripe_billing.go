@@ -289,6 +289,10 @@ func billingInvoice(in *stripe.Invoice) BillingInvoice {
 				continue
 			}
 			out.PeriodStart, out.PeriodEnd = unixTime(l.Period.Start), unixTime(l.Period.End)
+			out.PriceRef = ""
+			if l.Pricing != nil && l.Pricing.PriceDetails != nil && l.Pricing.PriceDetails.Price != nil {
+				out.PriceRef = l.Pricing.PriceDetails.Price.ID
+			}
 		}
 	}
 	if out.PeriodEnd.IsZero() {

@@ -240,7 +240,8 @@ func TestStripeParseBillingEvents(t *testing.T) {
 			"subscription": "sub_1", "metadata": map[string]any{"subscription_id": "ours_1"}}},
 		"lines": map[string]any{"object": "list", "data": []any{
 			map[string]any{"id": "il_1", "object": "line_item", "amount": 1500, "currency": "jpy",
-				"period": map[string]any{"start": 1800000000, "end": 1802419200}},
+				"period":  map[string]any{"start": 1800000000, "end": 1802419200},
+				"pricing": map[string]any{"type": "price_details", "price_details": map[string]any{"price": "price_1", "product": "prod_1"}}},
 			map[string]any{"id": "il_2", "object": "line_item", "amount": 0, "currency": "jpy",
 				"period": map[string]any{"start": 1800000000, "end": 1800000000}},
 		}},
@@ -252,7 +253,7 @@ func TestStripeParseBillingEvents(t *testing.T) {
 	}
 	want := BillingInvoice{Ref: "in_1", SubscriptionRef: "sub_1", SubscriptionID: "ours_1", Status: "paid",
 		BillingReason: "subscription_cycle", Amount: 150000, Currency: "JPY", PeriodStart: time.Unix(1800000000, 0).UTC(),
-		PeriodEnd: time.Unix(1802419200, 0).UTC(), Attempts: 1}
+		PeriodEnd: time.Unix(1802419200, 0).UTC(), PriceRef: "price_1", Attempts: 1}
 	if ev.Kind != EventInvoicePaid || ev.ID != "evt_in" || ev.Invoice == nil || *ev.Invoice != want ||
 		!ev.Created.Equal(time.Unix(1800000001, 0)) || !ev.Kind.Billing() {
 		t.Fatalf("invoice.paid = %+v (%+v)\nwant %+v", ev, ev.Invoice, want)

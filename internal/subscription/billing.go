@@ -472,7 +472,19 @@ func invoiceKind(reason string, sub store.Subscription) string {
 // changes nothing here: the request that made it answers it.
 func (s *Service) applyInvoice(ctx context.Context, tx *sqlx.Tx, sub store.Subscription, bi payment.BillingInvoice, paid bool, at time.Time) error {
 	kind := invoiceKind(bi.BillingReason, sub)
-	row := store.Invoice{ID: ids.New(), SubscriptionID: sub.ID, Kind: kind, PlanID: sub.PlanID, PeriodStart: bi.PeriodStart,
+	planID := sub.PlanID
+	if bi.PriceRef != "" {
+		// The plan the invoice bills, which for an upgrade whose answer
+		// is not applied yet is not the subscription's plan.
+		p, err := s.Store.StripePriceByID(ctx, tx, bi.PriceRef)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if err == nil && p.Kind == "recurring" {
+			planID = p.PlanID
+		}
+	}
+	row := store.Invoice{ID: ids.New(), SubscriptionID: sub.ID, Kind: kind, PlanID: planID, PeriodStart: bi.PeriodStart,
 		PeriodEnd: bi.PeriodEnd, Amount: bi.Amount, Currency: bi.Currency, Status: store.InvoiceFailed, Attempts: bi.Attempts,
 		NextAttemptAt: bi.NextAttempt, ProviderRef: sql.NullString{String: bi.Ref, Valid: true},
 		FailureCode: sql.NullString{String: bi.FailureCode, Valid: bi.FailureCode != ""}, CreatedAt: at, UpdatedAt: at}

@@ -168,6 +168,7 @@ func (f *stripeFixture) deliver(t *testing.T, payload []byte) {
 
 type stripeInvoice struct {
 	id, reason, status string
+	price              string // of the subscription line; "" for none
 	amount             int64 // cents
 	start, end         time.Time
 	attempts           int
@@ -187,6 +188,10 @@ func invoiceEvent(t *testing.T, evID, typ string, created time.Time, sub store.S
 			"subscription": sub.ProviderRef.String, "metadata": map[string]any{"subscription_id": sub.ID}}},
 		"lines": map[string]any{"object": "list", "data": []any{map[string]any{"id": "il_" + in.id, "object": "line_item",
 			"amount": in.amount, "currency": "usd", "period": map[string]any{"start": in.start.Unix(), "end": in.end.Unix()}}}},
+	}
+	if in.price != "" {
+		line := obj["lines"].(map[string]any)["data"].([]any)[0].(map[string]any)
+		line["pricing"] = map[string]any{"type": "price_details", "price_details": map[string]any{"price": in.price, "product": "prod_x"}}
 	}
 	return eventJSON(t, evID, typ, created, obj)
 }
@@ -562,6 +567,43 @@ func TestStripeEventsRefusedOrIgnored(t *testing.T) {
 		h.Set("Stripe-Signature", payment.Sign(whsec, pi, f.clock.Now()))
 		if handled, err := f.svc.Receive(ctx, pi, h); handled || err != nil {
 			t.Fatalf("payment event: handled %v, %v", handled, err)
+		}
+	})
+}
+
+// An upgrade made outside Selfmap (Stripe's dashboard) reaches us by its
+// events alone: the invoice is recorded under the plan its line bills, and
+// the subscription takes the plan when Stripe says it is on that price.
+func TestStripeUpgradeFromEventsOnly(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		f := setupStripe(t, st)
+		ctx := context.Background()
+		sub := f.start(t, "ko")
+		const premium = "price_premium_dashboard"
+		if err := st.SaveStripePrice(ctx, store.StripePrice{LookupKey: "selfmap_premium-monthly_any_usd_3999_month1",
+			StripePriceID: premium, PlanID: "premium-monthly", Country: "*", Kind: "recurring", CreatedAt: t0}); err != nil {
+			t.Fatal(err)
+		}
+		at := t0.Add(48 * time.Hour)
+		f.clock.Set(at.Add(time.Minute))
+		f.deliver(t, invoiceEvent(t, "evt_inv", "invoice.paid", at, sub, stripeInvoice{id: "in_dash", reason: "subscription_update",
+			status: "paid", price: premium, amount: 3999, start: at, end: at.AddDate(0, 1, 0), attempts: 1}))
+		invs := f.invoices(t, sub.ID)
+		if len(invs) != 1 || invs[0].PlanID != "premium-monthly" || invs[0].Kind != subscription.KindUpgrade {
+			t.Fatalf("invoices = %+v", invs)
+		}
+		got := f.sub(t, sub.ID)
+		if got.Status != "active" || !got.TrialEnd.Time.Equal(at) || !got.CurrentPeriodEnd.Equal(at.AddDate(0, 1, 0)) {
+			t.Fatalf("after the upgrade's invoice: %+v", got)
+		}
+		f.deliver(t, subscriptionEvent(t, "evt_upd", "customer.subscription.updated", at, sub,
+			stripeSub{status: "active", start: at, end: at.AddDate(0, 1, 0), price: premium, amount: 3999}))
+		got = f.sub(t, sub.ID)
+		if got.PlanID != "premium-monthly" || got.Price != 3999 || got.Currency != "USD" {
+			t.Fatalf("after the subscription's update: %+v", got)
+		}
+		if e := f.tier(t, "ko", at.Add(time.Hour)); e.Tier != subscription.TierPremium {
+			t.Fatalf("entitlement: %+v", e)
 		}
 	})
 }
