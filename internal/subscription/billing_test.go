@@ -169,7 +169,7 @@ func (f *stripeFixture) deliver(t *testing.T, payload []byte) {
 type stripeInvoice struct {
 	id, reason, status string
 	price              string // of the subscription line; "" for none
-	amount             int64 // cents
+	amount             int64  // cents
 	start, end         time.Time
 	attempts           int
 	next               time.Time
