@@ -63,8 +63,37 @@ func (s *Service) startBilling(ctx context.Context, b payment.Billing, sub store
 		return store.Subscription{}, err
 	}
 	if !started {
-		return store.Subscription{}, ErrAlreadySubscribed
+		return s.resumeStart(ctx, b, sub.CustomerID)
 	}
+	return s.finishStart(ctx, b, sub, plan, trial)
+}
+
+// resumeStart answers a start for a customer who already has a live
+// subscription. One left incomplete for longer than a request can take
+// (Service.Lease: its request died, or never got Stripe's answer) is
+// finished now, with the same idempotency keys, so Stripe answers what it
+// did the first time, or does it now; anything else is ErrAlreadySubscribed.
+func (s *Service) resumeStart(ctx context.Context, b payment.Billing, customerID string) (store.Subscription, error) {
+	subs, err := s.Store.CustomerSubscriptions(ctx, customerID)
+	if err != nil {
+		return store.Subscription{}, err
+	}
+	for _, sub := range subs {
+		if Status(sub.Status) != Incomplete || sub.Provider != s.Provider.Name() || s.now().Sub(sub.CreatedAt) < s.lease() {
+			continue
+		}
+		plan, err := s.Store.GetPlan(ctx, sub.PlanID, sub.Country)
+		if err != nil {
+			return store.Subscription{}, err
+		}
+		return s.finishStart(ctx, b, sub, plan, sub.TrialEnd.Valid)
+	}
+	return store.Subscription{}, ErrAlreadySubscribed
+}
+
+// finishStart makes an incomplete subscription at the provider and applies
+// the answer.
+func (s *Service) finishStart(ctx context.Context, b payment.Billing, sub store.Subscription, plan store.PricedPlan, trial bool) (store.Subscription, error) {
 	bs, err := s.createAtProvider(ctx, b, sub, plan, trial)
 	if err != nil {
 		if payment.Refused(err) {

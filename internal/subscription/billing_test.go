@@ -607,3 +607,52 @@ func TestStripeUpgradeFromEventsOnly(t *testing.T) {
 		}
 	})
 }
+
+// failingStripe fails the creation of subscriptions as a network does: no
+// answer, so nothing is known.
+type failingStripe struct {
+	*fakeStripe
+	fail bool
+}
+
+func (f *failingStripe) CreateSubscription(ctx context.Context, r payment.SubscriptionRequest) (payment.BillingSubscription, error) {
+	if f.fail {
+		f.record("create (lost) " + r.IdempotencyKey)
+		return payment.BillingSubscription{}, errors.New("read tcp: connection reset by peer")
+	}
+	return f.fakeStripe.CreateSubscription(ctx, r)
+}
+
+// A start whose answer was lost leaves the subscription incomplete; the
+// customer's next try, once a request could no longer be in flight,
+// finishes it with the same key rather than being refused for ever.
+func TestStripeLostStartIsFinishedByTheNextTry(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		f := setupStripe(t, st)
+		fs := &failingStripe{fakeStripe: f.stripe, fail: true}
+		f.svc.Provider = fs
+		ctx := context.Background()
+		in := f.input("lu", payment.SavedCard{Ref: "pm_lu"})
+		if _, err := f.svc.StartTrial(ctx, in); err == nil {
+			t.Fatal("a lost answer was taken for a start")
+		}
+		subs, err := st.CustomerSubscriptions(ctx, "lu")
+		if err != nil || len(subs) != 1 || subs[0].Status != "incomplete" {
+			t.Fatalf("after the lost answer: %+v, %v", subs, err)
+		}
+		fs.fail = false
+		// A second click at once: the first may still be in flight.
+		if _, err := f.svc.StartTrial(ctx, in); !errors.Is(err, subscription.ErrAlreadySubscribed) {
+			t.Fatalf("second click: %v", err)
+		}
+		f.clock.Add(subscription.DefaultLease + time.Second)
+		sub, err := f.svc.StartTrial(ctx, in)
+		if err != nil || sub.ID != subs[0].ID || sub.Status != "trialing" {
+			t.Fatalf("the next try = %+v, %v", sub, err)
+		}
+		want := "sub_create_" + sub.ID
+		if c := f.stripe.called("create"); len(c) != 2 || c[0] != "create (lost) "+want || c[1] != "create "+want {
+			t.Fatalf("creates = %v", c)
+		}
+	})
+}
