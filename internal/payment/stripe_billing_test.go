@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -300,5 +301,67 @@ func TestStripeParseBillingEvents(t *testing.T) {
 	// A forged delivery is refused before anything is read.
 	if _, err := s.ParseEvent(payload, signedHeader(payload, "whsec_other", now), now); !errors.Is(err, ErrBadSignature) {
 		t.Fatalf("forged: err = %v, want ErrBadSignature", err)
+	}
+}
+
+// emptyPriceList answers the price lookup with no price (stripe-mock
+// always lists one) and passes every other request to stripe-mock, so the
+// creation of the Product and Price is checked against Stripe's spec too.
+type emptyPriceList struct{ next *recordingTransport }
+
+func (e emptyPriceList) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Method == http.MethodGet && req.URL.Path == "/v1/prices" {
+		body := `{"object":"list","data":[],"has_more":false,"url":"/v1/prices"}`
+		return &http.Response{StatusCode: http.StatusOK, Header: http.Header{"Content-Type": {"application/json"}},
+			Body: io.NopCloser(strings.NewReader(body)), Request: req}, nil
+	}
+	return e.next.RoundTrip(req)
+}
+
+func TestStripeMockBillingPriceCreated(t *testing.T) {
+	base := startStripeMock(t)
+	rec := &recordingTransport{}
+	s := NewStripe("sk_test_123", "whsec_test", WithStripeBaseURL(base),
+		WithStripeHTTPClient(&http.Client{Transport: emptyPriceList{rec}, Timeout: 30 * time.Second}))
+	ctx := context.Background()
+	spec := PriceSpec{PlanID: "basic-weekly", PlanTitle: "Basic", Country: "JP", Amount: 150000, Currency: "JPY", Interval: "WEEK", Count: 4}
+	ref, err := s.EnsurePrice(ctx, spec)
+	if err != nil || !strings.HasPrefix(ref, "price_") {
+		t.Fatalf("EnsurePrice = %q, %v", ref, err)
+	}
+	reqs := rec.all()
+	if len(reqs) != 2 || reqs[0].path != "/v1/products" || reqs[1].path != "/v1/prices" {
+		t.Fatalf("requests = %+v", reqs)
+	}
+	product, _ := url.ParseQuery(reqs[0].body)
+	wantForm(t, "product", product, map[string]string{"id": "selfmap_plan_basic-weekly", "name": "Selfmap Basic",
+		"metadata[plan_id]": "basic-weekly"})
+	if reqs[0].header.Get("Idempotency-Key") != "product_basic-weekly" {
+		t.Errorf("product Idempotency-Key = %q", reqs[0].header.Get("Idempotency-Key"))
+	}
+	price, _ := url.ParseQuery(reqs[1].body)
+	wantForm(t, "price", price, map[string]string{
+		"currency":                  "jpy",
+		"unit_amount":               "1500", // zero-decimal at Stripe
+		"product":                   "selfmap_plan_basic-weekly",
+		"lookup_key":                spec.LookupKey(),
+		"recurring[interval]":       "week",
+		"recurring[interval_count]": "4",
+		"metadata[plan_id]":         "basic-weekly",
+		"metadata[country]":         "JP",
+	})
+	if reqs[1].header.Get("Idempotency-Key") != "price_"+spec.LookupKey() {
+		t.Errorf("price Idempotency-Key = %q", reqs[1].header.Get("Idempotency-Key"))
+	}
+
+	// The one-off trial price has no recurring part.
+	trial := PriceSpec{PlanID: "basic-weekly", PlanTitle: "Basic", Country: "*", Amount: 149, Currency: "USD"}
+	if _, err := s.EnsurePrice(ctx, trial); err != nil {
+		t.Fatal(err)
+	}
+	reqs = rec.all()
+	form, _ := url.ParseQuery(reqs[len(reqs)-1].body)
+	if form.Has("recurring[interval]") || form.Get("unit_amount") != "149" || form.Get("lookup_key") != trial.LookupKey() {
+		t.Errorf("trial price = %v", form)
 	}
 }
