@@ -28,8 +28,8 @@ func (s *Server) userCancelPage(c echo.Context) error {
 // /userCenter/cancel, CSRF checked by the middleware): no further charge,
 // access until the paid period ends. It reads the subscription from the
 // session's user, never from the request, so nobody cancels another's.
-// Replayed, the service finds it already ending and changes nothing; the
-// home says the same again.
+// Replayed, it finds the subscription already ending, writes nothing and
+// the home says the same again.
 func (s *Server) userCancelPost(c echo.Context) error {
 	home := state(c).LocalPath("/userCenter/home")
 	ent, err := s.entitlement(c)
@@ -39,13 +39,16 @@ func (s *Server) userCancelPost(c echo.Context) error {
 	if ent.SubscriptionID == "" {
 		return c.Redirect(http.StatusSeeOther, home)
 	}
-	sub, err := s.Subscriptions.Cancel(c.Request().Context(), user(c).ID, ent.SubscriptionID)
-	if err != nil {
-		return err
-	}
-	until := "ended"
-	if sub.Status != string(subscription.Canceled) && sub.Status != string(subscription.Expired) {
-		until = day(sub.CurrentPeriodEnd)
+	until := day(ent.ValidUntil)
+	if !ent.CancelAtPeriodEnd {
+		sub, err := s.Subscriptions.Cancel(c.Request().Context(), user(c).ID, ent.SubscriptionID)
+		if err != nil {
+			return err
+		}
+		until = "ended"
+		if sub.Status != string(subscription.Canceled) && sub.Status != string(subscription.Expired) {
+			until = day(sub.CurrentPeriodEnd)
+		}
 	}
 	if err := s.addFlash(c, until, flashCancelled); err != nil {
 		return err
