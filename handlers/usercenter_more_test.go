@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +49,7 @@ func TestUserCenterCancel(t *testing.T) {
 		e, a := newAppServer(t, s)
 		b := newBrowser(t, e)
 		b.register("cai@example.com")
-		if home := b.expect("/userCenter", http.StatusOK, `href="/paying/scheme/BMBTI-1807"`).Body.String(); strings.Contains(home, "uc-cancel") {
+		if home := b.expect("/userCenter", http.StatusOK, `href="/paying/scheme/BMBTI-1807"`, "Choose a plan", "All notices").Body.String(); strings.Contains(home, "uc-cancel") {
 			t.Fatal("a free account is offered a cancel")
 		}
 		b.expect("/userCenter/cancel", http.StatusSeeOther)
@@ -56,7 +57,7 @@ func TestUserCenterCancel(t *testing.T) {
 		_, sub := subscribeUser(t, s, id, "basic-weekly")
 		until := sub.CurrentPeriodEnd.UTC().Format("2006-01-02")
 		b.expect("/userCenter", http.StatusOK, `data-testid="uc-cancel"`, `data-island="cancel"`, `id="cancel-props"`,
-			`href="/paying/upgrade/BMBTI-1807"`, "Cancel subscription")
+			`href="/paying/upgrade/BMBTI-1807"`, "Upgrade to Premium", "Cancel subscription")
 		b.expect("/userCenter/cancel", http.StatusOK, `data-testid="uc-cancel-confirm"`, "You keep access until "+until, `name="_csrf"`)
 
 		// A stranger cannot cancel it: without the token nothing happens,
@@ -113,7 +114,7 @@ func TestUserCenterScreensAndCalls(t *testing.T) {
 		a := newBrowser(t, e)
 		resultID, _ := a.paidReport(a.csrfToken("/"))
 		a.register("rae@example.com")
-		a.expect("/userCenter/resultReport", http.StatusOK, `data-testid="report-`+resultID+`"`, "/report/result/BMBTI-1807?r="+resultID,
+		a.expect("/userCenter/resultReport", http.StatusOK, "My result report", "All my reports", `data-testid="report-`+resultID+`"`, "/report/result/BMBTI-1807?r="+resultID,
 			`data-testid="report-share"`)
 		a.expect("/userCenter/resultReport?r="+resultID, http.StatusOK, "report-"+resultID)
 		a.expect("/userCenter/resultReport?r=nope", http.StatusNotFound)
@@ -123,6 +124,14 @@ func TestUserCenterScreensAndCalls(t *testing.T) {
 				`href="/legal/terms/BMBTI-1807"`)
 		}
 		a.expect("/userCenter/user-info", http.StatusOK, `name="nickname"`)
+		// No screen shows a message id in place of its text.
+		rawID := regexp.MustCompile(`>\s*(usercenter|account)\.[a-z_.]+\s*<`)
+		for _, path := range []string{"/userCenter", "/userCenter/resultReport", "/userCenter/notification", "/userCenter/setting",
+			"/userCenter/reportList", "/userCenter/rightsInterests", "/ko/userCenter", "/zh-hk/userCenter/notification"} {
+			if m := rawID.FindString(a.get(path).Body.String()); m != "" {
+				t.Errorf("%s shows %s", path, m)
+			}
+		}
 		a.expect("/userCenter/user-info?x=1", http.StatusOK, `name="nickname"`)
 
 		var data struct {

@@ -215,9 +215,9 @@ func UserCenterHome(p UserCenterPage) templ.Component {
 					}
 					if p.Tier == "basic" {
 						var templ_7745c5c3_Var14 string
-						templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "usercenter.upgrade"))
+						templ_7745c5c3_Var14, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "usercenter.more.upgrade"))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `usercenter.templ`, Line: 33, Col: 38}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `usercenter.templ`, Line: 33, Col: 43}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var14))
 						if templ_7745c5c3_Err != nil {
@@ -225,9 +225,9 @@ func UserCenterHome(p UserCenterPage) templ.Component {
 						}
 					} else {
 						var templ_7745c5c3_Var15 string
-						templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "usercenter.choose_plan"))
+						templ_7745c5c3_Var15, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "usercenter.more.choose_plan"))
 						if templ_7745c5c3_Err != nil {
-							return templ.Error{Err: templ_7745c5c3_Err, FileName: `usercenter.templ`, Line: 35, Col: 42}
+							return templ.Error{Err: templ_7745c5c3_Err, FileName: `usercenter.templ`, Line: 35, Col: 47}
 						}
 						_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var15))
 						if templ_7745c5c3_Err != nil {
@@ -2034,7 +2034,7 @@ func UserResultReport(p UserCenterPage) templ.Component {
 						return templ_7745c5c3_Err
 					}
 					var templ_7745c5c3_Var119 string
-					templ_7745c5c3_Var119, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "usercenter.result_unpaid"))
+					templ_7745c5c3_Var119, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "usercenter.result.unpaid"))
 					if templ_7745c5c3_Err != nil {
 						return templ.Error{Err: templ_7745c5c3_Err, FileName: `usercenter.templ`, Line: 272, Col: 60}
 					}
@@ -2102,7 +2102,7 @@ func UserResultReport(p UserCenterPage) templ.Component {
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var123 string
-				templ_7745c5c3_Var123, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "usercenter.result_others"))
+				templ_7745c5c3_Var123, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "usercenter.result.others"))
 				if templ_7745c5c3_Err != nil {
 					return templ.Error{Err: templ_7745c5c3_Err, FileName: `usercenter.templ`, Line: 281, Col: 44}
 				}
@@ -2208,9 +2208,9 @@ func UserResultReport(p UserCenterPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var130 string
-			templ_7745c5c3_Var130, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "usercenter.all_reports"))
+			templ_7745c5c3_Var130, templ_7745c5c3_Err = templ.JoinStringErrs(t(ctx, "usercenter.more.all_reports"))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `usercenter.templ`, Line: 292, Col: 109}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `usercenter.templ`, Line: 292, Col: 114}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var130))
 			if templ_7745c5c3_Err != nil {
@@ -2222,7 +2222,7 @@ func UserResultReport(p UserCenterPage) templ.Component {
 			}
 			return nil
 		})
-		templ_7745c5c3_Err = userCenterFrame(p, t(ctx, "usercenter.result_title")).Render(templ.WithChildren(ctx, templ_7745c5c3_Var118), templ_7745c5c3_Buffer)
+		templ_7745c5c3_Err = userCenterFrame(p, t(ctx, "usercenter.result.title")).Render(templ.WithChildren(ctx, templ_7745c5c3_Var118), templ_7745c5c3_Buffer)
 		if templ_7745c5c3_Err != nil {
 			return templ_7745c5c3_Err
 		}
