@@ -201,7 +201,12 @@ func TestUserCenterNoticesAndCancel(t *testing.T) {
 	p.waitTrue(`document.activeElement && document.activeElement.dataset.testid === 'uc-cancel'`, "focus back on the cancel button")
 	p.click("uc-cancel", "the cancel button again")
 	p.waitVisible("cancel-dialog", "the cancel dialog")
-	p.save(filepath.Join(dir, "usercenter-cancel-dialog-360.png"), p.fullScreenshot())
+	p.save(filepath.Join(dir, "usercenter-cancel-dialog-360.png"), p.viewportScreenshot())
+	// The footer bar stays under the dialog's overlay.
+	if onTop := evaluate[bool](p, `(() => { const r = document.querySelector('[data-testid=uc-footer]').getBoundingClientRect();
+		const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return !!e.closest('[data-testid=uc-footer]'); })()`); onTop {
+		t.Error("the footer bar shows above the dialog's overlay")
+	}
 	p.click("cancel-confirm", "the dialog's confirm button")
 	p.waitVisible("uc-cancelled", "the cancel's confirmation")
 	until := sub.CurrentPeriodEnd.UTC().Format("2006-01-02")
@@ -214,5 +219,19 @@ func TestUserCenterNoticesAndCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	home("premium")
+	// The longest footer labels still fit side by side at 360 px.
+	p.open("/de/userCenter")
+	p.waitVisible("uc-footer", "the German footer bar")
+	if tall := evaluate[bool](p, `[...document.querySelectorAll('[data-testid=uc-footer] a')].some(a => a.scrollWidth > a.clientWidth + 1)`); tall {
+		t.Error("a German footer label overflows its entry")
+	}
+	p.save(filepath.Join(dir, "usercenter-home-premium-de-360.png"), p.fullScreenshot())
+	p.setViewport(1280, 900, false)
+	p.open("/userCenter/notification")
+	p.waitVisible("notice-list", "the notices on a desktop")
+	p.save(filepath.Join(dir, "usercenter-notices-1280.png"), p.fullScreenshot())
+	p.open("/userCenter")
+	p.waitVisible("uc-home", "the home on a desktop")
+	p.save(filepath.Join(dir, "usercenter-home-premium-1280.png"), p.fullScreenshot())
 	p.assertCleanConsole()
 }
