@@ -219,13 +219,18 @@ func TestUserCenterNoticesAndCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	home("premium")
-	// The longest footer labels still fit side by side at 360 px.
-	p.open("/de/userCenter")
-	p.waitVisible("uc-footer", "the German footer bar")
-	if tall := evaluate[bool](p, `[...document.querySelectorAll('[data-testid=uc-footer] a')].some(a => a.scrollWidth > a.clientWidth + 1)`); tall {
-		t.Error("a German footer label overflows its entry")
+	// Every locale's footer labels fit side by side at 360 px, each word
+	// whole.
+	for _, prefix := range []string{"/zh-cn", "/zh-hk", "/fr", "/es", "/de", "/pt", "/ja", "/ko"} {
+		p.open(prefix + "/userCenter")
+		p.waitVisible("uc-footer", prefix+"'s footer bar")
+		if wide := evaluate[string](p, `(() => { const bar = document.querySelector('[data-testid=uc-footer]');
+			const over = [...bar.querySelectorAll('a')].filter(a => a.scrollWidth > a.clientWidth + 1 || a.getBoundingClientRect().right > window.innerWidth + 1);
+			return (bar.scrollWidth > bar.clientWidth + 1 ? 'the bar, ' : '') + over.map(a => a.textContent).join(", "); })()`); wide != "" {
+			t.Errorf("%s: %s overflow at 360 px", prefix, wide)
+		}
 	}
-	p.save(filepath.Join(dir, "usercenter-home-premium-de-360.png"), p.fullScreenshot())
+	p.save(filepath.Join(dir, "usercenter-home-premium-ko-360.png"), p.fullScreenshot())
 	p.setViewport(1280, 900, false)
 	p.open("/userCenter/notification")
 	p.waitVisible("notice-list", "the notices on a desktop")
