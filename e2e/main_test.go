@@ -47,6 +47,10 @@ var baseURL string
 // has ad pixels and analytics tools configured (tracking_test.go).
 var trackedURL string
 
+// databaseURL is the server's database, for tests that set state the
+// screens do not (a subscription bought elsewhere).
+var databaseURL string
+
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
 }
@@ -108,6 +112,7 @@ func startServer(dir string) (*server, error) {
 	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	s := &server{url: "http://" + addr, out: &syncBuffer{}, done: make(chan struct{})}
+	databaseURL = filepath.Join(dir, "e2e.db")
 	env := []string{
 		"ADDR=" + addr,
 		"DATA_DIR=" + dir,

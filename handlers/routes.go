@@ -129,6 +129,13 @@ func (s *Server) routes(e *echo.Echo) {
 	get("/userCenter/home", s.userCenterHome, s.requireUser)
 	get("/userCenter/reportList", s.userCenterReports, s.requireUser)
 	get("/userCenter/rightsInterests", s.userCenterRights, s.requireUser)
+	get("/userCenter/resultReport", s.userResultReport, s.requireUser)
+	get("/userCenter/notification", s.userNotification, s.requireUser)
+	get("/userCenter/notification/detail", s.userNotificationDetail, s.requireUser)
+	get("/userCenter/setting", s.userSetting, s.requireUser)
+	get("/userCenter/user-info", s.userInfo, s.requireUser)
+	get("/userCenter/cancel", s.userCancelPage, s.requireUser)
+	e.POST("/userCenter/cancel", s.userCancelPost, writeLimit, s.requireUser)
 
 	// Development only
 	get("/dev/mail", s.devMail)
@@ -175,6 +182,10 @@ func (s *Server) routes(e *echo.Echo) {
 	api.POST("/user/update", s.apiUserUpdate, apiLimit, writeLimit, s.requireUser)
 	api.GET("/user/privilege", s.apiUserPrivilege, apiLimit, s.requireUser)
 	api.GET("/privilege/vip/detail", s.apiVipDetail, apiLimit, s.requireUser)
+	api.GET("/user/center/data", s.apiUserCenterData, apiLimit, s.requireUser)
+	api.GET("/user/order/list", s.apiUserOrderList, apiLimit, s.requireUser)
+	api.GET("/user/order/laster", s.apiUserOrderLatest, apiLimit, s.requireUser)
+	api.GET("/cms/notices", s.apiNotices, apiLimit)
 }
 
 // favicon sends browsers that ask for /favicon.ico to the theme's icon.

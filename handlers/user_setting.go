@@ -64,6 +64,6 @@ func (s *Server) renderSetting(c echo.Context, status int, msg string) error {
 			logoutForm(c),
 		},
 		Links: append([]views.AccountLink{{Label: t.T("account.setting.export"), Href: accountPath(c, "/user/setting/export"), TestID: "export"}},
-			userLinks(c)...),
+			append(userLinks(c), settingLinks(c)...)...),
 	}))
 }

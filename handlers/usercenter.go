@@ -12,13 +12,22 @@ import (
 	"selfmap/views"
 )
 
+// now is the time as the subscription service sees it (its clock is
+// injected, so tests walk through renewals and period ends).
+func (s *Server) now() time.Time {
+	if s.Subscriptions == nil || s.Subscriptions.Now == nil {
+		return time.Now().UTC()
+	}
+	return s.Subscriptions.Now().UTC()
+}
+
 // entitlement is the signed-in user's tier now; the user's id is their
 // customer id. Without a subscription service everyone is a guest.
 func (s *Server) entitlement(c echo.Context) (subscription.Entitlement, error) {
 	if s.Subscriptions == nil {
 		return subscription.Entitlement{Tier: subscription.TierGuest}, nil
 	}
-	return s.Subscriptions.Entitlement(c.Request().Context(), user(c).ID, time.Now())
+	return s.Subscriptions.Entitlement(c.Request().Context(), user(c).ID, s.now())
 }
 
 // userCenterPage fills what every user-centre screen shows: the user, their
@@ -34,12 +43,13 @@ func (s *Server) userCenterPage(c echo.Context, nav string) (views.UserCenterPag
 		name = u.Name
 	}
 	p := views.UserCenterPage{Nav: nav, CSS: s.Assets.URL("static/css/usercenter.css"), Name: name, Tier: string(ent.Tier),
-		Ending: ent.CancelAtPeriodEnd}
+		Ending: ent.CancelAtPeriodEnd, Status: string(ent.Status)}
 	if ent.Tier != subscription.TierGuest && !ent.ValidUntil.IsZero() {
 		p.ValidUntil = ent.ValidUntil.UTC().Format("2006-01-02")
 	}
 	for _, n := range []struct{ key, path string }{
-		{"home", "/userCenter/home"}, {"reports", "/userCenter/reportList"}, {"rights", "/userCenter/rightsInterests"}, {"settings", "/user/setting"},
+		{"home", "/userCenter/home"}, {"reports", "/userCenter/reportList"}, {"notices", "/userCenter/notification"}, {"rights", "/userCenter/rightsInterests"},
+		{"settings", "/userCenter/setting"},
 	} {
 		p.NavLinks = append(p.NavLinks, views.UserNavLink{Key: n.key, Label: t.T("usercenter.nav." + n.key), Href: accountPath(c, n.path)})
 	}
@@ -89,12 +99,20 @@ func (s *Server) userCenterHome(c echo.Context) error {
 		link(c, "usercenter.quick.tests", "/tests/"+home, "quick-tests"),
 		link(c, "usercenter.quick.types", "/types/"+home, "quick-types"),
 		link(c, "usercenter.quick.retrieve", "/report/retrieve/"+home, "quick-retrieve"),
-		link(c, "usercenter.quick.settings", "/user/setting", "quick-settings"),
+		link(c, "usercenter.quick.result", "/userCenter/resultReport", "quick-result"),
+		link(c, "usercenter.quick.settings", "/userCenter/setting", "quick-settings"),
 		link(c, "usercenter.quick.help", "/help/"+home, "quick-help"),
 	}
 	p.Benefits = benefitTexts(c, subscription.BenefitsOf(subscription.Tier(p.Tier)))
+	if err := s.homeNotices(c, &p); err != nil {
+		return err
+	}
+	if err := s.homePlan(c, &p); err != nil {
+		return err
+	}
 	p.Links = []views.AccountLink{
-		link(c, "usercenter.settings", "/user/setting", "link-settings"),
+		link(c, "usercenter.settings", "/userCenter/setting", "link-settings"),
+		link(c, "usercenter.more.profile", "/userCenter/user-info", "link-profile"),
 		link(c, "usercenter.help", "/help/"+home, "link-help"),
 	}
 	return s.render(c, http.StatusOK, views.UserCenterHome(p))

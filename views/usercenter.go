@@ -1,8 +1,10 @@
 package views
 
+import "selfmap/internal/content"
+
 // UserCenterPage is the view model of the user centre's screens: the home,
 // the report list and the benefits. Nav names the footer bar's current
-// entry (home, reports, rights).
+// entry (home, reports, notices, rights, settings).
 type UserCenterPage struct {
 	Nav string
 	CSS string
@@ -11,6 +13,33 @@ type UserCenterPage struct {
 	// not renew.
 	Name, Tier, ValidUntil string
 	Ending                 bool
+	// Status is the subscription's state (trialing, active, past_due, ...;
+	// "" for a guest).
+	Status string
+	// UpgradeHref buys more (plans, or the upgrade for basic); "" for
+	// premium. CancelHref is the one-click cancel (the no-JavaScript
+	// confirmation and the form's action), "" when nothing renews;
+	// CancelProps feed its dialog. Cancelled says a cancel just happened,
+	// CancelledUntil until when access lasts ("" when it ended at once).
+	UpgradeHref, CancelHref string
+	CancelProps             any
+	Cancelled               bool
+	CancelledUntil          string
+	// Unread counts the notices not opened yet; LatestNotice is the newest.
+	Unread       int
+	NoticesHref  string
+	LatestNotice *UserNotice
+	// Notices: the list's search (and its message), a page of notices and
+	// the pagination; Notice is the one opened, Pair the site's home pair
+	// for its links, BackHref the way back.
+	Search, SearchError string
+	Notices             []UserNotice
+	Pager               Pager
+	Notice              *UserNotice
+	Pair, BackHref      string
+	// Others are the reports not shown on the result report page.
+	Others      []UserReport
+	ReportsHref string
 	// Latest is the newest report, nil when there is none; TestHref starts
 	// a test.
 	Latest   *UserReport
@@ -35,6 +64,22 @@ type UserReport struct {
 	// ViewHref opens a paid report, PayHref buys an unpaid one and
 	// ShareHref is the public page of the type.
 	ViewHref, PayHref, ShareHref string
+	// SelectHref opens it on the result report page.
+	SelectHref string
+}
+
+// UserNotice is a service notice. A locked one is above the user's plan:
+// its Summary says for whom it is, and it has no body.
+type UserNotice struct {
+	ID, Title, Summary, Date, Href, Audience string
+	Read, Locked                             bool
+	Blocks                                   []content.Block
+}
+
+// Pager is the pagination of a list: page X of Y, Total items.
+type Pager struct {
+	Page, Pages, Total int
+	PrevHref, NextHref string
 }
 
 // UserTier is a tier with its benefits; Current marks the user's.

@@ -8,6 +8,7 @@ import (
 
 	"selfmap/internal/config"
 	"selfmap/internal/exam"
+	"selfmap/internal/notice"
 	"selfmap/internal/site"
 	"selfmap/internal/theme"
 )
@@ -47,6 +48,12 @@ func seed(ctx context.Context, cfg config.Config, logger *slog.Logger, ifEmpty b
 	if err != nil {
 		return err
 	}
+	// The user centre's service notices are product text, not demo data.
+	notices, err := notice.Sync(ctx, st, now)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("service notices loaded: %d\n", notices)
 	fmt.Printf("demo data loaded: %d sites (<theme>.localhost), %d test results, %d reviews\n", len(theme.Landing), results, reviews)
 	return nil
 }

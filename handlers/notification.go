@@ -1,0 +1,155 @@
+package handlers
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/apperr"
+	"selfmap/internal/content"
+	"selfmap/internal/notice"
+	"selfmap/internal/store"
+	"selfmap/internal/subscription"
+	"selfmap/views"
+)
+
+// noticesPerPage is the length of a page of the notice list.
+const noticesPerPage = 10
+
+// maxNoticeSearch bounds the words searched for, in characters.
+const maxNoticeSearch = 100
+
+// noticeQuery reads ?q= and ?page= of a notice list. A search too long is
+// a message for the search field; a page that is not a positive number is
+// a bad request.
+func noticeQuery(c echo.Context) (q string, page int, msg string, err error) {
+	q = strings.TrimSpace(c.QueryParam("q"))
+	if utf8.RuneCountInString(q) > maxNoticeSearch {
+		msg = tr(c).TD("usercenter.notices.search_too_long", map[string]any{"Max": maxNoticeSearch})
+	}
+	page = 1
+	if p := c.QueryParam("page"); p != "" {
+		n, convErr := strconv.Atoi(p)
+		if convErr != nil || n < 1 || n > 10000 {
+			return q, 0, msg, apperr.BadRequest("usercenter.notices.bad_page", nil)
+		}
+		page = n
+	}
+	return q, page, msg, nil
+}
+
+// userNotice is a notice as the user centre shows it; a notice above the
+// user's plan is locked: its title shows, its text does not.
+func userNotice(c echo.Context, n store.Notice, has subscription.Tier) views.UserNotice {
+	un := views.UserNotice{ID: n.ID, Title: n.Title, Date: day(n.PublishedAt), Read: n.Read, Audience: n.Audience,
+		Href: state(c).LocalPath("/userCenter/notification/detail") + "?id=" + urlQueryEscape(n.ID)}
+	if !has.Includes(notice.Required(n.Audience)) {
+		un.Locked, un.Read = true, true
+		un.Summary = tr(c).T("usercenter.notices.locked_" + n.Audience)
+		return un
+	}
+	un.Summary = content.Summary(content.Plain(n.Body), 140)
+	return un
+}
+
+// userNotification serves /userCenter/notification: the published
+// notices, newest first, searched by ?q= and paged by ?page=.
+func (s *Server) userNotification(c echo.Context) error {
+	p, err := s.userCenterPage(c, "notices")
+	if err != nil {
+		return err
+	}
+	q, page, msg, err := noticeQuery(c)
+	if err != nil {
+		return err
+	}
+	p.Search, p.SearchError = q, msg
+	status := http.StatusOK
+	if msg != "" {
+		status, q = http.StatusUnprocessableEntity, ""
+	}
+	has := subscription.Tier(p.Tier)
+	list, total, err := s.Store.Notices(c.Request().Context(), store.NoticeQuery{UserID: user(c).ID, Locale: state(c).Locale.Tag,
+		Search: q, Now: s.now(), Limit: noticesPerPage, Offset: (page - 1) * noticesPerPage})
+	if err != nil {
+		return err
+	}
+	for _, n := range list {
+		p.Notices = append(p.Notices, userNotice(c, n, has))
+	}
+	p.Pager = pager(c, "/userCenter/notification", q, page, total)
+	if page > 1 && page > p.Pager.Pages {
+		return notFound()
+	}
+	return s.render(c, status, views.UserNotices(p))
+}
+
+// pager is the pagination of a list at path: page X of Y, with the links
+// to the pages before and after, the search kept.
+func pager(c echo.Context, path, q string, page, total int) views.Pager {
+	pages := (total + noticesPerPage - 1) / noticesPerPage
+	pg := views.Pager{Page: page, Pages: max(pages, 1), Total: total}
+	href := func(n int) string {
+		v := make([]string, 0, 2)
+		if q != "" {
+			v = append(v, "q="+urlQueryEscape(q))
+		}
+		if n > 1 {
+			v = append(v, "page="+strconv.Itoa(n))
+		}
+		h := state(c).LocalPath(path)
+		if len(v) > 0 {
+			h += "?" + strings.Join(v, "&")
+		}
+		return h
+	}
+	if page > 1 {
+		pg.PrevHref = href(min(page-1, pg.Pages))
+	}
+	if page < pages {
+		pg.NextHref = href(page + 1)
+	}
+	return pg
+}
+
+// userNotificationDetail serves /userCenter/notification/detail?id=...:
+// one notice, marked read as it opens. An unknown, unpublished or draft
+// id answers like a missing page; a notice above the user's plan sends
+// them to upgrade.
+func (s *Server) userNotificationDetail(c echo.Context) error {
+	p, err := s.userCenterPage(c, "notices")
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	id := c.QueryParam("id")
+	if id == "" || len(id) > 64 {
+		return notFound()
+	}
+	n, err := s.Store.GetNotice(ctx, store.NoticeQuery{UserID: user(c).ID, Locale: state(c).Locale.Tag, Now: s.now()}, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return notFound()
+	}
+	if err != nil {
+		return err
+	}
+	has := subscription.Tier(p.Tier)
+	if !has.Includes(notice.Required(n.Audience)) {
+		return s.refuseTier(c, has)
+	}
+	if !n.Read {
+		if err := s.Store.MarkNoticeRead(ctx, user(c).ID, n.ID, s.now()); err != nil {
+			return err
+		}
+		n.Read = true
+	}
+	un := userNotice(c, n, has)
+	un.Blocks = content.Parse(n.Body)
+	p.Notice, p.Pair = &un, state(c).Home.String()
+	p.BackHref = state(c).LocalPath("/userCenter/notification")
+	return s.render(c, http.StatusOK, views.UserNoticeDetail(p))
+}

@@ -1,0 +1,57 @@
+package handlers
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/subscription"
+	"selfmap/views"
+)
+
+// userCancelPage serves GET /userCenter/cancel: the confirmation without
+// JavaScript (with it, the home's dialog asks instead). With nothing left
+// to cancel it goes back to the home.
+func (s *Server) userCancelPage(c echo.Context) error {
+	p, err := s.userCenterPage(c, "home")
+	if err != nil {
+		return err
+	}
+	if p.Tier == string(subscription.TierGuest) || p.Ending {
+		return c.Redirect(http.StatusSeeOther, state(c).LocalPath("/userCenter/home"))
+	}
+	p.CancelHref, p.BackHref = state(c).LocalPath("/userCenter/cancel"), state(c).LocalPath("/userCenter/home")
+	return s.render(c, http.StatusOK, views.UserCancel(p))
+}
+
+// userCancelPost cancels the signed-in user's own subscription (POST
+// /userCenter/cancel, CSRF checked by the middleware): no further charge,
+// access until the paid period ends. It reads the subscription from the
+// session's user, never from the request, so nobody cancels another's.
+// Replayed, it finds the subscription already ending, writes nothing and
+// the home says the same again.
+func (s *Server) userCancelPost(c echo.Context) error {
+	home := state(c).LocalPath("/userCenter/home")
+	ent, err := s.entitlement(c)
+	if err != nil {
+		return err
+	}
+	if ent.SubscriptionID == "" {
+		return c.Redirect(http.StatusSeeOther, home)
+	}
+	until := day(ent.ValidUntil)
+	if !ent.CancelAtPeriodEnd {
+		sub, err := s.Subscriptions.Cancel(c.Request().Context(), user(c).ID, ent.SubscriptionID)
+		if err != nil {
+			return err
+		}
+		until = "ended"
+		if sub.Status != string(subscription.Canceled) && sub.Status != string(subscription.Expired) {
+			until = day(sub.CurrentPeriodEnd)
+		}
+	}
+	if err := s.addFlash(c, until, flashCancelled); err != nil {
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, home)
+}

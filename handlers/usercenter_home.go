@@ -1,0 +1,66 @@
+package handlers
+
+import (
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/notice"
+	"selfmap/internal/store"
+	"selfmap/internal/subscription"
+	"selfmap/views"
+)
+
+// flashCancelled carries, from the cancel POST to the home, the date the
+// access lasts until ("ended" when it ended at once).
+const flashCancelled = "uc_cancelled"
+
+// homeNotices fills the home's notices card: how many the user has not
+// opened and the newest they may read.
+func (s *Server) homeNotices(c echo.Context, p *views.UserCenterPage) error {
+	ctx, has := c.Request().Context(), subscription.Tier(p.Tier)
+	unread, err := s.Store.UnreadNotices(ctx, user(c).ID, notice.For(has), s.now())
+	if err != nil {
+		return err
+	}
+	latest, _, err := s.Store.Notices(ctx, store.NoticeQuery{UserID: user(c).ID, Locale: state(c).Locale.Tag, Audiences: notice.For(has),
+		Now: s.now(), Limit: 1})
+	if err != nil {
+		return err
+	}
+	p.Unread, p.NoticesHref = unread, state(c).LocalPath("/userCenter/notification")
+	if len(latest) > 0 {
+		n := userNotice(c, latest[0], has)
+		p.LatestNotice = &n
+	}
+	return nil
+}
+
+// homePlan fills what the home offers for the plan: the way up (plans for
+// a free account, the upgrade for basic), the one-click cancel while the
+// plan still renews, and what a cancel just did.
+func (s *Server) homePlan(c echo.Context, p *views.UserCenterPage) error {
+	has := subscription.Tier(p.Tier)
+	if has != subscription.TierPremium {
+		p.UpgradeHref = upgradeHref(c, has)
+	}
+	if has != subscription.TierGuest && !p.Ending && p.Status != string(subscription.Canceled) {
+		p.CancelHref = state(c).LocalPath("/userCenter/cancel")
+		p.CancelProps = cancelProps(c, p.CancelHref, p.ValidUntil)
+	}
+	until, err := s.takeFlash(c, flashCancelled)
+	if err != nil {
+		return err
+	}
+	if until != "" {
+		p.Cancelled, p.CancelledUntil = true, until
+		if until == "ended" {
+			p.CancelledUntil = ""
+		}
+	}
+	return nil
+}
+
+// cancelProps is what the cancel dialog island reads: where to post, the
+// CSRF token, the date shown and its messages.
+func cancelProps(c echo.Context, action, until string) map[string]any {
+	return map[string]any{"action": action, "csrf": state(c).CSRF, "until": until, "messages": tr(c).Messages("usercenter.cancel.")}
+}
