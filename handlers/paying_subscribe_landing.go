@@ -85,6 +85,12 @@ func (s *Server) renderSubscribe(c echo.Context, status int, in subscribeInput, 
 		if card.Selected {
 			chosen = plans[i]
 		}
+		// Choosing a plan asks the server for its price, promo kept.
+		q := url.Values{"plan": {card.ID}}
+		if in.Promo != "" {
+			q.Set("promo", in.Promo)
+		}
+		cards[i].Href = subscribePath(c, "/paying/premiumSubscriptions", q) + "#subscribe"
 	}
 	for _, b := range subscription.Benefits {
 		page.Compare = append(page.Compare, views.CompareRow{Label: t.T("usercenter.benefit." + b.Key),
@@ -120,7 +126,8 @@ func (s *Server) renderSubscribe(c echo.Context, status int, in subscribeInput, 
 	} else if ok {
 		page.CurrentHref = subscribePath(c, "/paying/subscribe/check", url.Values{"s": {live.ID}})
 	}
-	f := views.SubscribeForm{Action: subscribePath(c, "/paying/premiumSubscriptions", nil), PromoHref: subscribePath(c, "/paying/premiumSubscriptions", nil),
+	// The form's answer opens at the form (a refusal is read where it is).
+	f := views.SubscribeForm{Action: subscribePath(c, "/paying/premiumSubscriptions", nil) + "#subscribe", PromoHref: subscribePath(c, "/paying/premiumSubscriptions", nil),
 		PlanID: chosen.ID, Plans: cards, Promo: in.Promo, Agreed: in.Agreed, Name: in.Name, Postal: in.Postal, Expiry: in.Expiry, Errors: errs,
 		Stripe: s.Checkout.Provider.Name() == "stripe", TermsHref: st.LocalPath(legalPath("subscription-terms", pair(c).String()))}
 	f.Trial = chosen.TrialDays > 0 && chosen.TrialPrice.Valid && !s.offerClosed(c)
