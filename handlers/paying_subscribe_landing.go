@@ -3,9 +3,12 @@ package handlers
 import (
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/payment"
 
 	"selfmap/internal/store"
 	"selfmap/internal/subscription"
@@ -26,6 +29,18 @@ func (s *Server) reportOffer(c echo.Context) (store.Result, time.Time, bool) {
 		return store.Result{}, time.Time{}, false
 	}
 	return rs[0], rs[0].CreatedAt.Add(offerWindow), true
+}
+
+// subscribeProps is what the subscribe island reads with the stripe
+// provider: Stripe's key and locale, and the first charge as the element
+// shows it.
+type subscribeProps struct {
+	PublishableKey string            `json:"publishableKey"`
+	StripeLocale   string            `json:"stripeLocale"`
+	Amount         int64             `json:"amount"`
+	Currency       string            `json:"currency"`
+	Email          string            `json:"email"`
+	Messages       map[string]string `json:"messages"`
 }
 
 // subscribeInput is the subscription form as posted (or sent to the API).
@@ -156,6 +171,12 @@ func (s *Server) renderSubscribe(c echo.Context, status int, in subscribeInput, 
 		f.PromoNote = t.TD("subscribe.promo.applied", map[string]any{"Code": q.Promo})
 	}
 	page.Form = f
+	if f.Stripe && !page.Unavailable {
+		allowStripe(c)
+		page.Props = subscribeProps{PublishableKey: s.Config.StripePublishableKey, StripeLocale: stripeLocale(st.Locale.Tag),
+			Amount: payment.StripeAmount(q.Amount, q.Currency), Currency: strings.ToLower(q.Currency), Email: user(c).Email,
+			Messages: t.Messages("subscribe.card.")}
+	}
 	return s.render(c, status, views.SubscribeLandingPage(page))
 }
 

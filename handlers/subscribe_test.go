@@ -378,3 +378,26 @@ func TestSubscribeAPI(t *testing.T) {
 		}
 	})
 }
+
+// With a provider that cannot run subscriptions yet (stripe until its
+// billing backend is wired), the plans are still shown and priced, and
+// starting one says it is unavailable instead of charging anything.
+func TestSubscribeUnavailableWithoutRecurringProvider(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		e := newServerWith(t, s, map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_test_secret",
+			"STRIPE_WEBHOOK_SECRET": "whsec_test", "STRIPE_PUBLISHABLE_KEY": "pk_test_public"})
+		scenario{url: "/paying/scheme/BMBTI-1807", status: 200, contains: []string{"7-day trial for $1.49"}}.run(t, e)
+		b := newBrowser(t, e)
+		b.register("stripe@example.com")
+		page := b.get(landingPage).Body.String()
+		if !strings.Contains(page, `data-testid="subscribe-unavailable"`) || strings.Contains(page, `name="number"`) {
+			t.Fatalf("landing without recurring payments: %.3000s", page)
+		}
+		token := b.csrfToken("/")
+		rec := b.postJSON("/api/user/subscribe/create", token, map[string]any{"planId": "basic-weekly", "mode": "trial", "agreed": true,
+			"paymentMethod": "pm_card_visa"})
+		if rec.Code != http.StatusServiceUnavailable {
+			t.Fatalf("create without recurring payments: %d %s", rec.Code, rec.Body.String())
+		}
+	})
+}
