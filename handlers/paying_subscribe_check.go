@@ -72,9 +72,15 @@ func (s *Server) payingSubscribeCheck(c echo.Context) error {
 			page.UpgradeHref = subscribePath(c, "/paying/upgrade", nil)
 		}
 	default:
-		page.Kind = "declined"
-		page.Reason = t.T(s.declineReason(c, sub))
-		page.RetryHref = subscribePath(c, "/paying/premiumSubscriptions", url.Values{"plan": {sub.PlanID}}) + "#subscribe"
+		// Ended: by a declined first charge (no invoice was ever paid), or
+		// after a cancel or the last declined renewal.
+		page.Kind = "ended"
+		page.RetryHref = subscribePath(c, "/paying/scheme", nil)
+		if !anyPaid(invs) {
+			page.Kind = "declined"
+			page.Reason = t.T(s.declineReason(c, sub))
+			page.RetryHref = subscribePath(c, "/paying/premiumSubscriptions", url.Values{"plan": {sub.PlanID}}) + "#subscribe"
+		}
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return s.render(c, http.StatusOK, views.SubscribeCheckPage(page))
@@ -87,4 +93,14 @@ func (s *Server) planTier(c echo.Context, sub store.Subscription) string {
 		return ""
 	}
 	return p.Tier
+}
+
+// anyPaid reports whether any of a subscription's invoices was paid.
+func anyPaid(invs []store.Invoice) bool {
+	for _, inv := range invs {
+		if inv.Status == store.InvoicePaid {
+			return true
+		}
+	}
+	return false
 }

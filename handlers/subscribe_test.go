@@ -276,6 +276,14 @@ func TestSubscribeDeclinedThenPayNowWithPromo(t *testing.T) {
 		if err != nil || len(invs) != 1 || invs[0].Kind != "pay_now" || invs[0].Amount != 1599 || paid.Price != 1999 {
 			t.Fatalf("pay now with WELCOME20: %+v %v (price %d)", invs, err, paid.Price)
 		}
+		// Once ended (here by the renewal job's hand), a paid subscription's
+		// check page says so instead of showing a decline.
+		if _, err := s.DB.ExecContext(context.Background(), s.DB.Rebind(`UPDATE subscriptions SET status = 'expired' WHERE id = ?`), paid.ID); err != nil {
+			t.Fatal(err)
+		}
+		if page := text(b.get(checkPage + "?s=" + paid.ID)); !strings.Contains(page, "This subscription has ended") || strings.Contains(page, "declined") {
+			t.Errorf("check of an ended subscription: %.2000s", page)
+		}
 	})
 }
 
