@@ -32,6 +32,7 @@ var legacyAliases = []legacyAlias{
 	{"/email", "/answer/email"},
 	{"/answer_submit", "/answer/submit"},
 	{"/scheme_select", "/paying/scheme"},
+	{"/scheme_select", "/paying/scheme"},
 	{"/cancel-subscription", "/cancel/subscription"},
 	{"/cancel-success", "/cancel/success"},
 	{"/help-detail", "/helpDetail"},

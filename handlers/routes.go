@@ -91,6 +91,16 @@ func (s *Server) routes(e *echo.Echo) {
 	get("/pay/sandbox/3ds/:attemptId", s.sandbox3DS)
 	e.POST("/pay/sandbox/3ds/:attemptId", s.sandbox3DSPost, writeLimit)
 
+	// Subscriptions (docs/subscriptions.md, "The screens")
+	get("/paying/scheme/:pair", s.payingScheme, s.requirePair)
+	get("/paying/premiumSubscriptions/:pair", s.payingSubscribe, s.requirePair, s.requireSubscriber)
+	e.POST("/paying/premiumSubscriptions/:pair", s.payingSubscribePost, s.requirePair, writeLimit, s.requireSubscriber)
+	get("/paying/subscribe/check/:pair", s.payingSubscribeCheck, s.requirePair, s.requireSubscriber)
+	get("/paying/upgrade/:pair", s.payingUpgrade, s.requirePair, s.requireSubscriber)
+	e.POST("/paying/upgrade/:pair", s.payingUpgradePost, s.requirePair, writeLimit, s.requireSubscriber)
+	get("/payinsider/:pair", s.payingUpgrade, s.requirePair, s.requireSubscriber)
+	e.POST("/payinsider/:pair", s.payingUpgradePost, s.requirePair, writeLimit, s.requireSubscriber)
+
 	// Payment calls (the spec's /pay base) and the providers' webhook
 	pay := e.Group("/pay")
 	pay.POST("/pay/order/create", s.payCreate, writeLimit)
@@ -99,6 +109,7 @@ func (s *Server) routes(e *echo.Echo) {
 	pay.POST("/pay/check/payInfo", s.payInfo, writeLimit)
 	pay.POST("/sandbox/confirm", s.sandboxConfirm, writeLimit)
 	pay.POST("/exam/order/report/retrieve", s.apiRetrieve, retrieveLimit)
+	pay.POST("/subscription/changeSubscription", s.apiChangeSubscription, writeLimit, s.requireUser)
 	e.POST("/pay/webhook/:provider", s.webhook)
 
 	// Accounts
@@ -186,6 +197,8 @@ func (s *Server) routes(e *echo.Echo) {
 	api.GET("/user/order/list", s.apiUserOrderList, apiLimit, s.requireUser)
 	api.GET("/user/order/laster", s.apiUserOrderLatest, apiLimit, s.requireUser)
 	api.GET("/cms/notices", s.apiNotices, apiLimit)
+	api.GET("/secondPhase/plan/sku/list/:examId/:country", s.apiPlanList, apiLimit)
+	api.POST("/user/subscribe/create", s.apiSubscribeCreate, apiLimit, writeLimit, s.requireUser)
 }
 
 // favicon sends browsers that ask for /favicon.ico to the theme's icon.

@@ -33,8 +33,12 @@ func (s *Server) userLoginPost(c echo.Context) error {
 	if msg != "" {
 		return s.renderLogin(c, http.StatusUnprocessableEntity, email, msg)
 	}
+	back := s.takeReturnTo(c)
 	if err := s.signIn(c, u); err != nil {
 		return err
+	}
+	if back != "" {
+		return c.Redirect(http.StatusSeeOther, back)
 	}
 	next := "/user/info"
 	if !u.Verified() {

@@ -30,8 +30,14 @@ func (s *Server) userRegisterPost(c echo.Context) error {
 	if len(errs) > 0 {
 		return s.renderRegister(c, http.StatusUnprocessableEntity, in, errs)
 	}
+	back := s.takeReturnTo(c)
 	if err := s.signIn(c, u); err != nil {
 		return err
+	}
+	if back != "" {
+		// The code is mailed all the same; the screen the guest was sent
+		// from comes first.
+		return c.Redirect(http.StatusSeeOther, back)
 	}
 	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/verify"))
 }

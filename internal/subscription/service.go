@@ -101,6 +101,9 @@ type StartInput struct {
 	// PaymentMethod made by Stripe.js, as SavedCard{Ref: "pm_..."} (brand
 	// and last four are then read from Stripe).
 	Method payment.SavedCard
+	// PromoCode, when given, takes its percentage off the first charge
+	// (promo.go); an unknown or expired code refuses the start.
+	PromoCode string
 }
 
 // StartTrial subscribes a customer to a plan with its paid trial: the trial
@@ -148,6 +151,11 @@ func (s *Service) start(ctx context.Context, in StartInput, payNow bool) (store.
 		trialEnd = sql.NullTime{Time: end, Valid: true}
 	} else if end, err = AddPeriod(now, plan.Interval, plan.Period); err != nil {
 		return store.Subscription{}, err
+	}
+	if in.PromoCode != "" {
+		if amount, err = s.promoAmount(ctx, in.PromoCode, plan, payNow, now); err != nil {
+			return store.Subscription{}, err
+		}
 	}
 	sub := store.Subscription{ID: ids.New(), CustomerID: in.CustomerID, Email: email, Locale: in.Locale, Country: country,
 		PlanID: plan.ID, Status: string(Incomplete), Price: plan.Price, Currency: plan.Currency, CurrentPeriodStart: now,

@@ -1,0 +1,127 @@
+package e2e
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// TestSubscribeTrialThenUpgrade walks the subscription at 360 px: a guest
+// is sent to log in, registers and comes back to the landing; the terms
+// box must be ticked; a declined card keeps the form with the bank's
+// reason; 4242 starts the trial, the user centre shows Basic; the upgrade
+// makes it Premium. Screenshots of the scheme, landing and check pages land
+// in the screenshot folder.
+func TestSubscribeTrialThenUpgrade(t *testing.T) {
+	dir := screenshotDir(t)
+	p := newPageWithin(t, 90*time.Second)
+	p.setViewport(360, 800, true)
+	shot := func(name string) {
+		t.Helper()
+		sizes := evaluate[[2]int64](p, `[document.documentElement.scrollWidth, window.innerWidth]`)
+		if sizes[0] > sizes[1] {
+			t.Errorf("%s at 360 px is %d px wide, so it scrolls sideways", name, sizes[0])
+		}
+		p.save(filepath.Join(dir, "subscribe-"+name+"-360.png"), p.fullScreenshot())
+	}
+
+	p.open("/paying/scheme/BMBTI-1807")
+	p.click("consent-reject", "the banner's reject button")
+	p.waitGone("consent-banner", "the cookie banner after reject")
+	p.waitVisible("plan-basic-weekly", "the basic plan")
+	if got := evaluate[string](p, `document.querySelector('[data-testid=plan-basic-weekly]').textContent`); !strings.Contains(got, "$1.49") ||
+		!strings.Contains(got, "$0.71 a day") {
+		t.Errorf("the basic plan reads %q", got)
+	}
+	shot("scheme")
+	p.desktopShot(filepath.Join(dir, "subscribe-scheme-1280.png"))
+
+	p.click("choose-basic-weekly", "the basic plan's start button")
+	p.waitVisible("login-form", "the log-in form for a guest")
+	if got := evaluate[string](p, `document.querySelector('[data-testid=flash]').textContent`); got != "Please login first" {
+		t.Errorf("the log-in page says %q", got)
+	}
+	p.click("link-register", "the link to register")
+	p.waitVisible("register-form", "the registration form")
+	for id, v := range map[string]string{"name": "Ada Lovelace", "email": "e2e-sub-" + time.Now().Format("150405.000000") + "@example.com",
+		"password": "correct horse", "confirm": "correct horse"} {
+		if err := p.run(chromedp.SendKeys(testID(id), v)); err != nil {
+			t.Fatalf("type into %s: %v", id, err)
+		}
+	}
+	p.click("agree", "the agreement box")
+	p.click("register-form-submit", "the register button")
+	p.waitVisible("subscribe-landing", "the landing again after registering")
+	if !evaluate[bool](p, `document.querySelector('[data-testid=option-basic-weekly]').getAttribute('aria-current') === 'true'`) {
+		t.Errorf("the basic plan chosen on the scheme page is not selected")
+	}
+	shot("landing")
+	p.save(filepath.Join(dir, "subscribe-landing-top-360.png"), p.viewportScreenshot())
+	p.desktopShot(filepath.Join(dir, "subscribe-landing-1280.png"))
+
+	card := func(number string) {
+		t.Helper()
+		p.fill("#sub-number", number)
+		p.fill("#sub-expiry", "12/"+time.Now().AddDate(3, 0, 0).Format("06"))
+		p.fill("#sub-cvc", "123")
+		p.fill("#sub-name", "Ada Lovelace")
+		p.fill("#sub-postal", "10115")
+	}
+	// Without the terms box: refused, with the spec's words.
+	card("4242 4242 4242 4242")
+	p.click("start-trial", "Start trial")
+	p.waitVisible("error-terms", "the terms message")
+	if got := evaluate[string](p, `document.querySelector('[data-testid=error-terms]').textContent`); got != `please check "I have read and agree to the terms" to proceed` {
+		t.Errorf("terms message %q", got)
+	}
+	// A declined card: the form again with the reason and what was typed.
+	p.click("terms", "the terms box")
+	card("4000 0000 0000 0002")
+	p.click("start-trial", "Start trial")
+	p.waitVisible("error-card", "the decline reason")
+	if got := evaluate[string](p, `document.querySelector('[data-testid=error-card]').textContent`); !strings.Contains(got, "declined") {
+		t.Errorf("decline reason %q", got)
+	}
+	if !evaluate[bool](p, `document.querySelector('#sub-name').value === 'Ada Lovelace' && document.querySelector('[data-testid=terms]').checked`) {
+		t.Errorf("the declined form lost what was typed")
+	}
+	shot("declined")
+	evaluate[bool](p, `(document.querySelector('[data-testid=error-card]').scrollIntoView({block: 'center'}), true)`)
+	p.save(filepath.Join(dir, "subscribe-declined-form-360.png"), p.viewportScreenshot())
+
+	card("4242 4242 4242 4242")
+	p.click("start-trial", "Start trial")
+	p.waitVisible("sub-success", "the started subscription")
+	if got := evaluate[string](p, `document.querySelector('[data-testid=sub-charged]').textContent`); !strings.HasPrefix(got, "Charged $1.49") {
+		t.Errorf("charged line %q", got)
+	}
+	if got := evaluate[string](p, `document.querySelector('[data-testid=sub-next]').textContent`); !strings.HasPrefix(got, "Next charge: $19.99") {
+		t.Errorf("next charge line %q", got)
+	}
+	shot("check")
+
+	p.click("to-user-center", "the link to the user centre")
+	p.waitVisible("uc-tier", "the user centre's tier")
+	if got := evaluate[string](p, `document.querySelector('[data-testid=uc-status]').dataset.tier`); got != "basic" {
+		t.Fatalf("the user centre shows tier %q after the trial, want basic", got)
+	}
+
+	p.open("/paying/upgrade/BMBTI-1807")
+	p.waitVisible("upgrade-submit", "the upgrade button")
+	shot("upgrade")
+	p.click("upgrade-submit", "the upgrade button")
+	p.waitVisible("sub-success", "the upgraded subscription")
+	if got := evaluate[string](p, `document.querySelector('[data-testid=sub-plan]').textContent`); !strings.Contains(got, "Premium") {
+		t.Errorf("after the upgrade the plan reads %q", got)
+	}
+	p.open("/userCenter")
+	p.waitVisible("uc-tier", "the user centre's tier")
+	if got := evaluate[string](p, `document.querySelector('[data-testid=uc-status]').dataset.tier`); got != "premium" {
+		t.Fatalf("the user centre shows tier %q after the upgrade, want premium", got)
+	}
+	// The refused and declined forms answer 422 and 402, as they should.
+	p.assertCleanConsole("status of 422", "status of 402")
+}
