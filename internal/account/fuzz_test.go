@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"selfmap/internal/store"
+	"selfmap/internal/validate"
 )
 
 // FuzzProfileForm reads the profile form (nickname, phone, birthday, sex,
@@ -78,15 +79,27 @@ func FuzzProfileForm(f *testing.F) {
 	})
 }
 
-// FuzzRegisterFields reads the registration and log-in forms' address and
-// password: no panic; an accepted address is lower case and accepted again
-// as itself; a new password is accepted only between the limits and equal
-// to its repetition.
+// FuzzRegisterFields reads the registration and log-in forms' name,
+// address and password: no panic; an accepted name is valid UTF-8 of at
+// most MaxName characters with single spaces, no markup or control
+// characters, and is accepted again as itself; an accepted address is
+// lower case and accepted again as itself; a new password is accepted only
+// between the limits and equal to its repetition.
 func FuzzRegisterFields(f *testing.F) {
-	f.Add("Kim@Example.COM", "correct horse", "correct horse")
-	f.Add("a@b", "short", "short")
-	f.Add(" x@y.z ", strings.Repeat("ü", 129), "")
-	f.Fuzz(func(t *testing.T, email, password, confirm string) {
+	f.Add("  Kim   Lee ", "Kim@Example.COM", "correct horse", "correct horse")
+	f.Add("<script>", "a@b", "short", "short")
+	f.Add("a\x00b\x1bc", " x@y.z ", strings.Repeat("ü", 129), "")
+	f.Add(strings.Repeat("名", 51), "\xff@x.io", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8")
+	f.Fuzz(func(t *testing.T, name, email, password, confirm string) {
+		if out, msg := validate.Name(name, MaxName); msg == "" {
+			if out == "" || !utf8.ValidString(out) || utf8.RuneCountInString(out) > MaxName || out != strings.Join(strings.Fields(out), " ") ||
+				strings.ContainsAny(out, "<>{}") || strings.ContainsFunc(out, unicode.IsControl) {
+				t.Fatalf("name %q accepted as %q", name, out)
+			}
+			if again, msg := validate.Name(out, MaxName); msg != "" || again != out {
+				t.Fatalf("name %q accepted, then %q (%s)", out, again, msg)
+			}
+		}
 		if e, msg := normalEmail(email); msg == "" {
 			if e != strings.ToLower(e) {
 				t.Fatalf("address %q kept as %q", email, e)
