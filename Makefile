@@ -23,8 +23,10 @@ test: generate
 	npm test --silent
 	$(GO) test -count=1 -timeout 30m ./...
 
-## fuzz: every parser of outside input (answers, money, webhook deliveries, card forms, contact forms,
-## e-mail addresses, Accept-Language, query parameters, site tracking settings), each for FUZZTIME
+## fuzz: every parser of outside input (answers, money, webhook deliveries and signature headers, Stripe
+## events, card forms, contact forms, account and profile forms, avatar pictures, order numbers, promo
+## codes and SKU ids, e-mail addresses, Accept-Language, query parameters, site tracking settings),
+## each for FUZZTIME
 FUZZTIME ?= 20s
 FUZZ_TARGETS := \
 	./internal/exam/:FuzzParseSubmission \
@@ -35,7 +37,13 @@ FUZZ_TARGETS := \
 	./internal/validate/:FuzzEmail \
 	./internal/geo/:FuzzFromAcceptLanguage \
 	./internal/tracking/:FuzzParse \
-	./handlers/:FuzzQueryParameters
+	./handlers/:FuzzQueryParameters \
+	./internal/account/:FuzzProfileForm \
+	./internal/account/:FuzzRegisterFields \
+	./internal/account/:FuzzProcessAvatar \
+	./internal/payment/:FuzzSignatureHeader \
+	./internal/payment/:FuzzStripeEvent \
+	./internal/store/:FuzzRequestKeys
 fuzz: generate
 	@for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \

@@ -37,7 +37,9 @@ func CheckProfile(p store.Profile, today time.Time) (store.Profile, Errors) {
 	switch {
 	case utf8.RuneCountInString(p.Nickname) > MaxNickname:
 		errs["nickname"] = "form.too_long"
-	case strings.ContainsAny(p.Nickname, "<>{}\x00"):
+	case strings.ContainsAny(p.Nickname, "<>{}") || strings.ContainsFunc(p.Nickname, unicode.IsControl) || !utf8.ValidString(p.Nickname):
+		// As validate.Name: no markup, no control characters (a nickname
+		// reaches mail and exports), no broken UTF-8 (PostgreSQL refuses it).
 		errs["nickname"] = "form.name.invalid"
 	}
 	p.Phone = strings.TrimSpace(p.Phone)

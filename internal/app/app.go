@@ -171,6 +171,9 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 		deps.Unsubscribe = &unsubscribe.Service{Store: st, Subscriptions: a.Subscriptions, Now: time.Now, Compose: mails.cancelLink,
 			PerHour: unsubscribe.DefaultPerHour, ValidFor: unsubscribe.DefaultValidFor}
 	}
+	if a.Subscriptions != nil {
+		a.Subscriptions.Mail = &subscription.Mailer{Templates: templates, Catalog: catalog, BaseURL: cfg.BaseURL}
+	}
 	a.RenderPDF = handlers.NewPDFRenderer(deps)
 	if a.Handler, err = handlers.New(deps); err != nil {
 		return nil, err

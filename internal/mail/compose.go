@@ -7,6 +7,7 @@ import (
 	htmltemplate "html/template"
 	"strings"
 	texttemplate "text/template"
+	"time"
 
 	"selfmap/internal/i18n"
 )
@@ -20,9 +21,18 @@ const (
 	KindRetrieval   = "retrieval"
 	KindAccountCode = "account_code"
 	KindCancelLink  = "cancel_link"
+
+	// The subscription's e-mails (internal/subscription composes them).
+	KindSubscriptionReceipt       = "subscription_receipt"
+	KindSubscriptionPaymentFailed = "subscription_payment_failed"
+	KindSubscriptionEndedUnpaid   = "subscription_ended_unpaid"
+	KindSubscriptionCanceled      = "subscription_canceled"
+	KindSubscriptionReminder      = "subscription_reminder"
 )
 
-var kinds = []string{KindReceipt, KindReportReady, KindRetrieval, KindAccountCode, KindCancelLink}
+var kinds = []string{KindReceipt, KindReportReady, KindRetrieval, KindAccountCode, KindCancelLink,
+	KindSubscriptionReceipt, KindSubscriptionPaymentFailed, KindSubscriptionEndedUnpaid, KindSubscriptionCanceled,
+	KindSubscriptionReminder}
 
 //go:embed templates/*.html templates/*.txt
 var templateFiles embed.FS
@@ -44,6 +54,13 @@ type Data struct {
 	Reports   []ReportLink
 	// Purpose says what an account code is for: "verify" or "reset".
 	Purpose string
+	// UserCenterURL, UnsubscribeURL and TermsURL are a subscription's
+	// links: where it is managed, where it is cancelled by e-mail, and its
+	// terms.
+	UserCenterURL, UnsubscribeURL, TermsURL string
+	// Variant picks one wording of a kind: a receipt's "trial", a
+	// cancellation's "now" or "period_end", a reminder's "trial".
+	Variant string
 }
 
 // ReportLink is one report of a retrieval e-mail with its new link.
@@ -112,6 +129,12 @@ func (v view) TD(id string) string { return v.tr.TD(id, v.Vars) }
 // Var is one of the e-mail's Vars as text.
 func (v view) Var(name string) string { return fmt.Sprint(v.Vars[name]) }
 
+// Has reports whether the e-mail's Vars hold a non-empty value for name.
+func (v view) Has(name string) bool {
+	x, ok := v.Vars[name]
+	return ok && x != nil && fmt.Sprint(x) != ""
+}
+
 // Item names one report of a retrieval e-mail.
 func (v view) Item(r ReportLink) string {
 	return v.tr.TD("mail.retrieval.item", map[string]any{"Type": r.Type, "Order": r.Order, "Date": r.Date})
@@ -122,3 +145,16 @@ type button struct{ URL, Label string }
 
 // Button makes a call-to-action link for the "button" template.
 func (v view) Button(url, label string) button { return button{URL: url, Label: label} }
+
+// Date writes a day in the translator's language ("22 November 2026",
+// "2026年11月22日"), from the messages mail.dates.*. The day is taken in
+// UTC, as every time the service stores.
+func Date(tr *i18n.Translator, t time.Time) string {
+	t = t.UTC()
+	day := fmt.Sprint(t.Day())
+	if t.Day() == 1 {
+		day = tr.T("mail.dates.day1")
+	}
+	return tr.TD("mail.dates.format", map[string]any{"Day": day, "Month": tr.T(fmt.Sprintf("mail.dates.m%02d", int(t.Month()))),
+		"MonthNumber": int(t.Month()), "Year": t.Year()})
+}

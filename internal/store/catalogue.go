@@ -67,6 +67,9 @@ func (s *Store) SKUByID(ctx context.Context, id string) (SKU, error) {
 
 // GetSKU returns one active SKU of an exam, priced for a country.
 func (s *Store) GetSKU(ctx context.Context, examID int, id, country string) (PricedSKU, error) {
+	if !storable(id) {
+		return PricedSKU{}, ErrNotFound
+	}
 	var out PricedSKU
 	err := s.DB.GetContext(ctx, &out, s.DB.Rebind(pricedSKUs+` AND s.exam_id = ? AND s.id = ?`), country, examID, id)
 	if err != nil {
@@ -100,6 +103,9 @@ type Promo struct {
 
 // GetPromo reads a promo code.
 func (s *Store) GetPromo(ctx context.Context, code string) (Promo, error) {
+	if !storable(code) {
+		return Promo{}, ErrNotFound
+	}
 	var p Promo
 	err := s.DB.GetContext(ctx, &p, s.DB.Rebind(`SELECT code, kind, value, currency, valid_from, valid_until, max_uses, uses
 		FROM promo_codes WHERE code = ?`), code)

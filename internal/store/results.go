@@ -165,6 +165,9 @@ func (s *Store) SetResultDetails(ctx context.Context, id string, d Details, sc R
 
 // GetOrderByNumber reads an order by its number.
 func (s *Store) GetOrderByNumber(ctx context.Context, number string) (Order, error) {
+	if !storable(number) {
+		return Order{}, ErrNotFound
+	}
 	var o Order
 	err := s.DB.GetContext(ctx, &o, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE order_number = ?`), number)
 	if err != nil {

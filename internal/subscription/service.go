@@ -24,6 +24,9 @@ type Service struct {
 	Provider payment.Provider
 	Logger   *slog.Logger
 	Now      func() time.Time
+	// Mail composes the e-mails (mail.go); nil: the embedded templates
+	// with links relative to the site's root.
+	Mail *Mailer
 	// RetryDelays are the waits before each new attempt at a declined
 	// renewal, counted from the declined attempt; after the last, the
 	// subscription is canceled. Default DefaultRetryDelays.
