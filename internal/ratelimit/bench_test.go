@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/labstack/echo/v4/middleware"
+
 	"selfmap/internal/ratelimit"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
@@ -14,8 +16,19 @@ import (
 // BenchmarkAllow measures one shared check (figures in
 // docs/reliability.md): "one" keeps hitting one client's bucket, "spread"
 // gives each check a client of its own from a thousand, and "parallel"
-// runs checks from GOMAXPROCS goroutines.
+// runs checks from GOMAXPROCS goroutines. "memory" is echo's in-process
+// store, which the API read limit keeps, for comparison.
 func BenchmarkAllow(b *testing.B) {
+	b.Run("memory", func(b *testing.B) {
+		m := middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{Rate: 1e6, Burst: 1e6, ExpiresIn: time.Minute})
+		i := 0
+		for b.Loop() {
+			i++
+			if _, err := m.Allow("client-" + strconv.Itoa(i%1000)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	for name, url := range map[string]func(testing.TB) string{"sqlite": storetest.SQLiteURL, "postgres": storetest.PostgresURL} {
 		b.Run(name, func(b *testing.B) {
 			s, err := store.Open(context.Background(), url(b))
