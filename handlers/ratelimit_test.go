@@ -46,7 +46,8 @@ func TestAuthLimitIsSharedByInstances(t *testing.T) {
 
 // When the limits' table cannot be read, the limits that guard passwords
 // and mailboxes answer as any other database failure (500, logged), and the
-// write limit lets the request through.
+// write limit (shared on PostgreSQL, in memory on SQLite) lets the request
+// through.
 func TestSharedLimitWhenTheDatabaseFails(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		e := newServer(t, s)

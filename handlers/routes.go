@@ -7,6 +7,7 @@ import (
 
 	"selfmap/internal/assets"
 	"selfmap/internal/islands"
+	"selfmap/internal/store"
 )
 
 // routes lists every route of the service. Paths are declared without their
@@ -21,8 +22,14 @@ func (s *Server) routes(e *echo.Echo) {
 	// in the database); the API read limit is per instance: see "Rate
 	// limits" in README.md. Writes fail open when the check cannot be made
 	// (the write itself needs the database anyway); the limits that guard
-	// passwords and mailboxes fail closed.
-	writeLimit := s.sharedLimit("write", 2*scale, int(20*scale), failOpen)
+	// passwords and mailboxes fail closed. The write limit, on the
+	// checkout's hot path, is shared on PostgreSQL only: SQLite serves one
+	// instance, where a bucket in the database shares nothing and its extra
+	// write cost a third of the checkout's ceiling (docs/reliability.md).
+	writeLimit := rateLimit(2*scale, int(20*scale))
+	if s.Store.Dialect == store.Postgres {
+		writeLimit = s.sharedLimit("write", 2*scale, int(20*scale), failOpen)
+	}
 	apiLimit := rateLimit(20*scale, int(60*scale))
 	// A person writes to support a few times, not every second.
 	contactLimit := s.sharedLimit("contact", scale/60, int(5*scale), failClosed)
