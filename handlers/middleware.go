@@ -213,7 +213,8 @@ func newNonce() string {
 
 // rateLimit allows each client address a steady rate with a burst, counted
 // in this process only: for the generous API read limit, whose check must
-// cost nothing (see sharedLimit for the security limits).
+// cost nothing, and the write limit on SQLite (one instance); see
+// sharedLimit for the security limits.
 func rateLimit(perSecond float64, burst int) echo.MiddlewareFunc {
 	return limiter(middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
 		Rate: rate.Limit(perSecond), Burst: burst, ExpiresIn: 5 * time.Minute,

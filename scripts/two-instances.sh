@@ -34,7 +34,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 say() { printf '%s\n' "$*"; }
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 
-work=$(mktemp -d /tmp/selfmap-2i.XXXXXX)
+work=$(mktemp -d --suffix=-selfmap-2i)
 chmod 755 "$work" # nginx's workers (nobody, when started as root) read below it
 pids=()
 watchdog=
