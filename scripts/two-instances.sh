@@ -18,7 +18,7 @@ cd "$(dirname "$0")/.."
 
 BIN=${BIN:-bin/selfmap}
 NGINX=${NGINX:-/usr/sbin/nginx}
-TIMEOUT=${TIMEOUT:-240}
+TIMEOUT=${TIMEOUT:-300}
 # Our own cluster: never the test suite's /tmp/selfmap-pgtest.
 PGDIR=/tmp/selfmap-2i-pg
 # The auth limit of handlers/routes.go at RATE_LIMIT_SCALE=1: ten tries.
