@@ -5,7 +5,7 @@ ISLANDS := $(wildcard islands/*.ts islands/*.tsx islands/*.mjs)
 
 ITEMS   := internal/exam/ipipneo/items.gen.json
 
-.PHONY: run build test fuzz generate islands items templ bench load lighthouse clean
+.PHONY: run build test fuzz generate islands items templ bench load lighthouse two-instances clean
 
 ## run: build everything, migrate, load the demo data into an empty database, serve on :8080
 run: build
@@ -84,6 +84,10 @@ load: build
 ## lighthouse: Lighthouse mobile scores of /, a landing page and the types page (needs chromium; npm fetches lighthouse)
 lighthouse: build
 	scripts/lighthouse.sh
+
+## two-instances: two instances behind nginx on one PostgreSQL: sessions, jobs and rate limits shared (needs nginx, PostgreSQL)
+two-instances: build
+	scripts/two-instances.sh
 
 clean:
 	rm -rf bin static/dist node_modules $(ITEMS)

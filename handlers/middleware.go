@@ -16,6 +16,7 @@ import (
 
 	"selfmap/internal/i18n"
 	"selfmap/internal/ids"
+	"selfmap/internal/ratelimit"
 	"selfmap/internal/tracking"
 	"selfmap/internal/web"
 )
@@ -210,13 +211,61 @@ func newNonce() string {
 	return base64.RawStdEncoding.EncodeToString(b)
 }
 
-// rateLimit allows each client address a steady rate with a burst.
+// rateLimit allows each client address a steady rate with a burst, counted
+// in this process only: for the generous API read limit, whose check must
+// cost nothing, and the write limit on SQLite (one instance); see
+// sharedLimit for the security limits.
 func rateLimit(perSecond float64, burst int) echo.MiddlewareFunc {
+	return limiter(middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
+		Rate: rate.Limit(perSecond), Burst: burst, ExpiresIn: 5 * time.Minute,
+	}))
+}
+
+// Whether a shared limit lets requests through when the database does not
+// answer its check.
+const (
+	failClosed = false
+	failOpen   = true
+)
+
+// sharedLimit is rateLimit with its buckets in the database, so every
+// instance behind the load balancer counts against one limit per client.
+// When the check fails, a fail-closed limit answers as any other database
+// failure does (logged, the generic server error page or envelope); a
+// fail-open one logs and lets the request through.
+func (s *Server) sharedLimit(name string, perSecond float64, burst int, open bool) echo.MiddlewareFunc {
+	st, err := ratelimit.New(s.Store, ratelimit.Limit{Name: name, Rate: perSecond, Burst: burst}, time.Now)
+	if err != nil {
+		panic(err) // the limits are constants of routes.go
+	}
+	if open {
+		return limiter(openOnError{st, s.Logger})
+	}
+	return limiter(st)
+}
+
+// openOnError admits a request whose limit could not be checked.
+type openOnError struct {
+	middleware.RateLimiterStore
+	logger *slog.Logger
+}
+
+func (o openOnError) Allow(identifier string) (bool, error) {
+	ok, err := o.RateLimiterStore.Allow(identifier)
+	if err != nil {
+		o.logger.Error("rate limit not checked; request let through", "err", err)
+		return true, nil
+	}
+	return ok, nil
+}
+
+func limiter(store middleware.RateLimiterStore) echo.MiddlewareFunc {
 	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
-		Store: middleware.NewRateLimiterMemoryStoreWithConfig(middleware.RateLimiterMemoryStoreConfig{
-			Rate: rate.Limit(perSecond), Burst: burst, ExpiresIn: 5 * time.Minute,
-		}),
-		DenyHandler: func(c echo.Context, _ string, _ error) error {
+		Store: store,
+		DenyHandler: func(c echo.Context, _ string, err error) error {
+			if err != nil {
+				return err
+			}
 			c.Response().Header().Set("Retry-After", "10")
 			return echo.ErrTooManyRequests
 		},

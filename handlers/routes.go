@@ -7,6 +7,7 @@ import (
 
 	"selfmap/internal/assets"
 	"selfmap/internal/islands"
+	"selfmap/internal/store"
 )
 
 // routes lists every route of the service. Paths are declared without their
@@ -17,20 +18,31 @@ func (s *Server) routes(e *echo.Echo) {
 		e.Match([]string{http.MethodGet, http.MethodHead}, path, h, m...)
 	}
 	scale := s.Config.RateLimitScale
+	// The security limits are shared by every instance (their buckets are
+	// in the database); the API read limit is per instance: see "Rate
+	// limits" in README.md. Writes fail open when the check cannot be made
+	// (the write itself needs the database anyway); the limits that guard
+	// passwords and mailboxes fail closed. The write limit, on the
+	// checkout's hot path, is shared on PostgreSQL only: SQLite serves one
+	// instance, where a bucket in the database shares nothing and its extra
+	// write cost a third of the checkout's ceiling (docs/reliability.md).
 	writeLimit := rateLimit(2*scale, int(20*scale))
+	if s.Store.Dialect == store.Postgres {
+		writeLimit = s.sharedLimit("write", 2*scale, int(20*scale), failOpen)
+	}
 	apiLimit := rateLimit(20*scale, int(60*scale))
 	// A person writes to support a few times, not every second.
-	contactLimit := rateLimit(scale/60, int(5*scale))
+	contactLimit := s.sharedLimit("contact", scale/60, int(5*scale), failClosed)
 	// Retrieval mails a mailbox: a few tries, then one a minute per client
 	// address, shared by the page and the API; the service also limits
 	// each mailbox.
-	retrieveLimit := rateLimit(scale/60, int(5*scale))
+	retrieveLimit := s.sharedLimit("retrieve", scale/60, int(5*scale), failClosed)
 	// Log-in and the mailed codes: a few tries, then one every twelve
 	// seconds per client address; the account service also limits each
 	// address typed (failed log-ins) and each mailbox (codes sent).
 	// Cancel links are mailed like retrieval links.
-	cancelLimit := rateLimit(scale/60, int(5*scale))
-	authLimit := rateLimit(scale/12, int(10*scale))
+	cancelLimit := s.sharedLimit("cancel", scale/60, int(5*scale), failClosed)
+	authLimit := s.sharedLimit("auth", scale/12, int(10*scale), failClosed)
 
 	// Platform
 	get("/healthz", s.healthz)

@@ -13,16 +13,25 @@ import (
 )
 
 // openMigrated opens the database, brings its schema, ours and the job
-// queue's, up to date, and loads the built-in help and legal texts.
+// queue's, up to date, and loads the built-in help and legal texts. On
+// PostgreSQL this runs under a start-up lock, so N instances may start at
+// once.
 func openMigrated(ctx context.Context, cfg config.Config, logger *slog.Logger) (*store.Store, error) {
 	st, err := store.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return nil, err
 	}
-	applied, err := st.Migrate(ctx)
-	if err != nil {
+	if err := st.WithStartupLock(ctx, func(ctx context.Context) error { return bringUpToDate(ctx, st, logger) }); err != nil {
 		st.Close()
 		return nil, err
+	}
+	return st, nil
+}
+
+func bringUpToDate(ctx context.Context, st *store.Store, logger *slog.Logger) error {
+	applied, err := st.Migrate(ctx)
+	if err != nil {
+		return err
 	}
 	if len(applied) > 0 {
 		logger.Info("migrations applied", "versions", applied, "dialect", st.Dialect)
@@ -31,22 +40,16 @@ func openMigrated(ctx context.Context, cfg config.Config, logger *slog.Logger) (
 	// brings the shipped version into the database.
 	changed, err := content.Sync(ctx, st, time.Now())
 	if err != nil {
-		st.Close()
-		return nil, err
+		return err
 	}
 	if changed > 0 {
 		logger.Info("built-in content loaded", "rows", changed)
 	}
 	q, err := jobs.New(jobs.Deps{Store: st, Logger: logger}, false)
 	if err != nil {
-		st.Close()
-		return nil, err
+		return err
 	}
-	if err := q.Migrate(ctx); err != nil {
-		st.Close()
-		return nil, err
-	}
-	return st, nil
+	return q.Migrate(ctx)
 }
 
 func migrate(ctx context.Context, cfg config.Config, logger *slog.Logger) error {

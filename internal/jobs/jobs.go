@@ -49,9 +49,13 @@ type Deps struct {
 func register(d Deps) (*river.Workers, []*river.PeriodicJob) {
 	workers := river.NewWorkers()
 	river.AddWorker(workers, &PruneEmailCodesWorker{Store: d.Store, Logger: d.Logger, Now: d.Now})
+	river.AddWorker(workers, &PruneRateLimitsWorker{Store: d.Store, Logger: d.Logger, Now: d.Now})
 	periodic := []*river.PeriodicJob{
 		river.NewPeriodicJob(river.PeriodicInterval(time.Hour),
 			func() (river.JobArgs, *river.InsertOpts) { return PruneEmailCodesArgs{}, nil },
+			&river.PeriodicJobOpts{RunOnStart: true}),
+		river.NewPeriodicJob(river.PeriodicInterval(10*time.Minute),
+			func() (river.JobArgs, *river.InsertOpts) { return PruneRateLimitsArgs{}, nil },
 			&river.PeriodicJobOpts{RunOnStart: true}),
 	}
 	if d.Mail != nil {

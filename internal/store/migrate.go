@@ -169,3 +169,30 @@ func (s *Store) applyMigration(ctx context.Context, m Migration) (bool, error) {
 	}
 	return true, nil
 }
+
+// startupLock is the PostgreSQL advisory lock key that serialises instance
+// start-ups. It differs from the key each migration step takes on its own
+// connection, which would otherwise wait for this one forever.
+const startupLock = 7211808
+
+// WithStartupLock runs fn while holding a PostgreSQL session advisory lock,
+// so instances starting at once bring the schema up one after the other:
+// ours, the built-in content and the job queue's (River's migrator takes
+// no lock of its own, and CREATE TABLE IF NOT EXISTS races on PostgreSQL).
+// The later instances wait, then find nothing to do. On SQLite, which one
+// machine's processes share through one file, fn runs as it is.
+func (s *Store) WithStartupLock(ctx context.Context, fn func(context.Context) error) error {
+	if s.Dialect != Postgres {
+		return fn(ctx)
+	}
+	conn, err := s.PgPool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("store: startup lock: %w", err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, startupLock); err != nil {
+		return fmt.Errorf("store: startup lock: %w", err)
+	}
+	defer conn.Exec(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, startupLock) //nolint:errcheck // the lock ends with the session anyway
+	return fn(ctx)
+}

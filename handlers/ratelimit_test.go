@@ -1,0 +1,107 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/store"
+	"selfmap/internal/store/storetest"
+)
+
+// twoInstances builds two handlers over one database with one session
+// secret, as two app processes behind a load balancer are.
+func twoInstances(t *testing.T, s *store.Store) (a, b *echo.Echo) {
+	env := map[string]string{"SESSION_SECRET": "two instances share this secret, 32+ characters"}
+	return newServerWith(t, s, env), newServerWith(t, s, env)
+}
+
+// A visitor whose requests alternate between two instances meets the log-in
+// limit at its burst (ten tries), not at twice it; the CSRF token and the
+// session cookie of one instance are good on the other. Each try types
+// another address, so the account service's per-address lock stays out of
+// the way.
+func TestAuthLimitIsSharedByInstances(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		a, b := twoInstances(t, s)
+		visitor := newBrowser(t, a)
+		token := visitor.csrfToken("/user/login")
+		var codes []int
+		for i := range 12 {
+			visitor.e = []*echo.Echo{a, b}[i%2]
+			rec := visitor.postForm("/user/login", url.Values{"_csrf": {token}, "email": {"nobody" + strconv.Itoa(i) + "@example.com"}, "password": {"wrong horse"}})
+			codes = append(codes, rec.Code)
+		}
+		for i, code := range codes {
+			if want := http.StatusTooManyRequests; (i < 10) == (code == want) || code == http.StatusForbidden {
+				t.Fatalf("try %d of %v: %d (want 429 from the eleventh on, and the token accepted everywhere)", i+1, codes, code)
+			}
+		}
+	})
+}
+
+// When the limits' table cannot be read, the limits that guard passwords
+// and mailboxes answer as any other database failure (500, logged), and the
+// write limit (shared on PostgreSQL, in memory on SQLite) lets the request
+// through.
+func TestSharedLimitWhenTheDatabaseFails(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		e := newServer(t, s)
+		visitor := newBrowser(t, e)
+		token := visitor.csrfToken("/user/login")
+		if _, err := s.DB.ExecContext(context.Background(), `DROP TABLE rate_limits`); err != nil {
+			t.Fatal(err)
+		}
+		rec := visitor.postForm("/user/login", url.Values{"_csrf": {token}, "email": {"ann@example.com"}, "password": {"wrong horse"}})
+		if rec.Code != http.StatusInternalServerError {
+			t.Errorf("log-in with the limit unchecked: %d, want 500", rec.Code)
+		}
+		rec = visitor.postForm("/consent", url.Values{"_csrf": {token}, "choice": {"none"}, "next": {"/"}})
+		if rec.Code != http.StatusSeeOther {
+			t.Errorf("consent with the write limit unchecked: %d, want 303", rec.Code)
+		}
+	})
+}
+
+// Behind a trusted proxy the limits key on the client it names in
+// X-Forwarded-For; from any other peer that header is ignored, so forging
+// a new one per request buys no more tries.
+func TestLimitsKeyOnTheClientATrustedProxyNames(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		e := newServerWith(t, s, map[string]string{"TRUSTED_PROXIES": "10.0.0.5/32"})
+		visitor := newBrowser(t, e)
+		token := visitor.csrfToken("/user/login")
+		try := func(peer, forwardedFor string, i int) int {
+			form := url.Values{"_csrf": {token}, "email": {"nobody" + strconv.Itoa(i) + "@example.com"}, "password": {"wrong horse"}}
+			req := httptest.NewRequest(http.MethodPost, "/user/login", strings.NewReader(form.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.RemoteAddr = peer + ":40000"
+			req.Header.Set("X-Forwarded-For", forwardedFor)
+			return visitor.do(req).Code
+		}
+		for i := range 10 {
+			if code := try("10.0.0.5", "203.0.113.1", i); code == http.StatusTooManyRequests {
+				t.Fatalf("proxied try %d: 429 before the burst", i+1)
+			}
+		}
+		if code := try("10.0.0.5", "203.0.113.1", 10); code != http.StatusTooManyRequests {
+			t.Fatalf("eleventh proxied try of one client: %d, want 429", code)
+		}
+		if code := try("10.0.0.5", "203.0.113.2", 11); code == http.StatusTooManyRequests {
+			t.Fatal("another client behind the proxy shares the first one's bucket")
+		}
+		codes := []int{}
+		for i := range 11 {
+			codes = append(codes, try("198.51.100.9", "203.0.113."+strconv.Itoa(100+i), 20+i))
+		}
+		if codes[9] == http.StatusTooManyRequests || codes[10] != http.StatusTooManyRequests {
+			t.Fatalf("untrusted peer forging X-Forwarded-For: %v, want 429 at the eleventh", codes)
+		}
+	})
+}
