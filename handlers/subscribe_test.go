@@ -387,10 +387,11 @@ func TestSubscribeAPI(t *testing.T) {
 	})
 }
 
-// With a provider that cannot run subscriptions yet (stripe until its
-// billing backend is wired), the plans are still shown and priced, and
-// starting one says it is unavailable instead of charging anything.
-func TestSubscribeUnavailableWithoutRecurringProvider(t *testing.T) {
+// With the stripe provider the plans are shown and priced by the server,
+// the landing mounts Stripe's Payment Element (its publishable key, never
+// a card field of ours), and a start without a PaymentMethod made by
+// Stripe.js is refused before anything is charged.
+func TestSubscribeWithStripeTakesOnlyAPaymentMethod(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		e := newServerWith(t, s, map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_test_secret",
 			"STRIPE_WEBHOOK_SECRET": "whsec_test", "STRIPE_PUBLISHABLE_KEY": "pk_test_public"})
@@ -398,14 +399,21 @@ func TestSubscribeUnavailableWithoutRecurringProvider(t *testing.T) {
 		b := newBrowser(t, e)
 		b.register("stripe@example.com")
 		page := b.get(landingPage).Body.String()
-		if !strings.Contains(page, `data-testid="subscribe-unavailable"`) || strings.Contains(page, `name="number"`) {
-			t.Fatalf("landing without recurring payments: %.3000s", page)
+		if strings.Contains(page, `data-testid="subscribe-unavailable"`) || strings.Contains(page, `name="number"`) ||
+			!strings.Contains(page, "pk_test_public") || strings.Contains(page, "sk_test_secret") {
+			t.Fatalf("stripe landing: %.3000s", page)
 		}
 		token := b.csrfToken("/")
-		rec := b.postJSON("/api/user/subscribe/create", token, map[string]any{"planId": "basic-weekly", "mode": "trial", "agreed": true,
-			"paymentMethod": "pm_card_visa"})
-		if rec.Code != http.StatusServiceUnavailable {
-			t.Fatalf("create without recurring payments: %d %s", rec.Code, rec.Body.String())
+		for _, pm := range []string{"", "4242424242424242", "tok_visa"} {
+			rec := b.postJSON("/api/user/subscribe/create", token, map[string]any{"planId": "basic-weekly", "mode": "trial", "agreed": true,
+				"paymentMethod": pm})
+			if rec.Code != http.StatusBadRequest {
+				t.Fatalf("create with %q: %d %s", pm, rec.Code, rec.Body.String())
+			}
+		}
+		var n int
+		if err := s.DB.Get(&n, `SELECT COUNT(*) FROM subscriptions`); err != nil || n != 0 {
+			t.Fatalf("subscriptions written: %d %v", n, err)
 		}
 	})
 }
