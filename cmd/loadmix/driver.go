@@ -114,6 +114,9 @@ func (d *driver) visit(ctx context.Context) {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 	page, ok := v.get(ctx, classLanding, landings[rand.N(len(landings))])
 	if !ok {
+		// A page that failed to load: a person waits a moment before trying
+		// again, rather than hammering a server that is down.
+		sleep(ctx, 250*time.Millisecond)
 		return
 	}
 	if m := csrfRE.FindSubmatch(page); m != nil {

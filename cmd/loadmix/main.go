@@ -41,6 +41,7 @@ func main() {
 	flag.DurationVar(&cfg.think, "think", 0, "a visitor's pause between steps (0: none, a saturation run)")
 	flag.IntVar(&cfg.pid, "pid", 0, "server process to read peak memory from (/proc/PID/status VmHWM)")
 	flag.StringVar(&cfg.server, "server", "", "command that starts the server (loadmix supervises it; needed for -kills)")
+	flag.StringVar(&cfg.serverLog, "server-log", "", "append the server's output to this file (default: loadmix's stderr)")
 	flag.IntVar(&cfg.kills, "kills", 0, "SIGKILLs of the server mid-checkout, spread over the run, each followed by a restart")
 	flag.StringVar(&cfg.pgRestart, "pg-restart", "", "command that restarts PostgreSQL (run -pg-restarts times under load)")
 	flag.IntVar(&cfg.pgRestarts, "pg-restarts", 0, "PostgreSQL restarts under load")
@@ -81,7 +82,7 @@ type config struct {
 	visitors            int
 	testShare, buyShare float64
 	pid                 int
-	server              string
+	server, serverLog   string
 	kills               int
 	pgRestart           string
 	pgRestarts, replays int
@@ -94,7 +95,7 @@ type config struct {
 func run(ctx context.Context, cfg config) (*record, error) {
 	sup := &supervisor{pid: cfg.pid}
 	if cfg.server != "" {
-		if err := sup.start(ctx, cfg.server, cfg.base); err != nil {
+		if err := sup.start(ctx, cfg.server, cfg.serverLog, cfg.base); err != nil {
 			return nil, err
 		}
 		defer sup.stop()

@@ -20,6 +20,7 @@ type supervisor struct {
 	mu       sync.Mutex
 	cmd      *exec.Cmd
 	cmdline  string
+	log      *os.File
 	base     string
 	pid      int
 	peak     int64
@@ -27,16 +28,23 @@ type supervisor struct {
 }
 
 // start runs the server command and waits until it answers /healthz.
-func (s *supervisor) start(ctx context.Context, cmdline, base string) error {
+func (s *supervisor) start(ctx context.Context, cmdline, logPath, base string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.cmdline, s.base = cmdline, base
+	s.cmdline, s.base, s.log = cmdline, base, os.Stderr
+	if logPath != "" {
+		f, err := os.OpenFile(logPath, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		s.log = f
+	}
 	return s.spawn(ctx)
 }
 
 func (s *supervisor) spawn(ctx context.Context) error {
 	cmd := exec.Command("sh", "-c", "exec "+s.cmdline)
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
+	cmd.Stdout, cmd.Stderr = s.log, s.log
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("start server: %w", err)
 	}

@@ -77,14 +77,15 @@ func Failed(fs []Finding) bool {
 	return false
 }
 
-// MaySettle reports whether every failed finding may yet settle.
+// MaySettle reports whether a failed finding may yet settle: one of the
+// database, which the reconciler may still bring right.
 func MaySettle(fs []Finding) bool {
 	for _, f := range fs {
-		if !f.OK && !f.Settles {
-			return false
+		if !f.OK && f.Settles {
+			return true
 		}
 	}
-	return Failed(fs)
+	return false
 }
 
 // problems runs a query whose every row is a violation (one text column)
@@ -144,7 +145,7 @@ func mailedOnce(ctx context.Context, st *store.Store, _ Record) (Finding, error)
 // linkedOnce: fulfilment of a paid report order made one report link
 // (the soak's load asks for no retrieval, which would add more).
 func linkedOnce(ctx context.Context, st *store.Store, _ Record) (Finding, error) {
-	return problems(ctx, st, "one report link per paid report", "",
+	return problems(ctx, st, "one report link per paid report", "one link per paid report order",
 		`SELECT o.order_number || ': ' || CAST(COUNT(l.token_hash) AS TEXT) || ' report links'
 		 FROM orders o LEFT JOIN report_links l ON l.result_id = o.result_id
 		 WHERE o.status = 'paid' AND o.kind = 'report' AND o.email IS NOT NULL

@@ -149,6 +149,10 @@ func TestMaySettleOnlyForDatabaseChecks(t *testing.T) {
 		t.Error("a lost order may yet be reconciled")
 	}
 	fs[1].OK = false
+	if !MaySettle(fs) {
+		t.Error("a lost order may yet be reconciled, whatever else failed")
+	}
+	fs[0].OK = true
 	if MaySettle(fs) {
 		t.Error("memory over the bound never settles")
 	}
