@@ -119,7 +119,7 @@ func run(ctx context.Context, cfg config) (*record, error) {
 	<-memDone
 	rec := d.record(start, wall)
 	rec.Windows = windows
-	rec.PeakRSSKB = sup.peakKB()
+	rec.PeakRSSKB, rec.PeakAnonKB = sup.peakKB()
 	rec.Restarts = sup.restarts
 	return rec, nil
 }

@@ -24,6 +24,7 @@ type supervisor struct {
 	base     string
 	pid      int
 	peak     int64
+	peakAnon int64
 	restarts int
 }
 
@@ -130,31 +131,38 @@ func (s *supervisor) notePeak() {
 	if s.pid == 0 {
 		return
 	}
-	if kb := vmHWM(s.pid); kb > s.peak {
-		s.peak = kb
-	}
+	hwm, anon := memStatus(s.pid)
+	s.peak, s.peakAnon = max(s.peak, hwm), max(s.peakAnon, anon)
 }
 
-func (s *supervisor) peakKB() int64 {
+// peakKB returns the peak resident set (VmHWM: private memory and the
+// pages of the binary read so far) and the highest sampled private part
+// (RssAnon), in kB.
+func (s *supervisor) peakKB() (hwm, anon int64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.notePeak()
-	return s.peak
+	return s.peak, s.peakAnon
 }
 
-// vmHWM reads /proc/PID/status's VmHWM in kB (0 when unreadable).
-func vmHWM(pid int) int64 {
+// memStatus reads VmHWM and RssAnon, in kB, from /proc/PID/status (0 when
+// unreadable).
+func memStatus(pid int) (hwm, anon int64) {
 	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
 	if err != nil {
-		return 0
+		return 0, 0
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
-			return kb
+		key, rest, _ := strings.Cut(sc.Text(), ":")
+		kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+		switch key {
+		case "VmHWM":
+			hwm = kb
+		case "RssAnon":
+			anon = kb
 		}
 	}
-	return 0
+	return hwm, anon
 }
