@@ -7,9 +7,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
+	"sync"
 	"time"
 
 	"selfmap/internal/payment"
@@ -24,21 +27,43 @@ const (
 	faultReplay    = "replay"
 )
 
-// injectFaults spreads the asked faults evenly over the run, kinds
-// interleaved, and returns their windows. It returns when ctx ends.
+// injectFaults spreads the asked faults evenly over the run and returns
+// their windows when ctx ends. Kills and database restarts alternate on one
+// schedule; replays have their own, so a slow replay round (thousands of
+// deliveries on a busy machine) does not push the kills past the run's end.
 func injectFaults(ctx context.Context, cfg config, sup *supervisor, d *driver) []window {
-	var plan []string
-	for k, p, r := cfg.kills, cfg.pgRestarts, cfg.replays; k+p+r > 0; {
-		for _, kind := range []struct {
-			name string
-			left *int
-		}{{faultKill, &k}, {faultPGRestart, &p}, {faultReplay, &r}} {
-			if *kind.left > 0 {
-				plan = append(plan, kind.name)
-				*kind.left--
-			}
+	var outages []string
+	for k, p := cfg.kills, cfg.pgRestarts; k+p > 0; {
+		if k > 0 {
+			outages, k = append(outages, faultKill), k-1
+		}
+		if p > 0 {
+			outages, p = append(outages, faultPGRestart), p-1
 		}
 	}
+	var replays []string
+	for range cfg.replays {
+		replays = append(replays, faultReplay)
+	}
+	var mu sync.Mutex
+	var windows []window
+	var wg sync.WaitGroup
+	for _, plan := range [][]string{outages, replays} {
+		wg.Go(func() {
+			for _, w := range schedule(ctx, cfg, sup, d, plan) {
+				mu.Lock()
+				windows = append(windows, w)
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	slices.SortFunc(windows, func(a, b window) int { return a.Start.Compare(b.Start) })
+	return windows
+}
+
+// schedule injects the faults of plan at equal intervals over the run.
+func schedule(ctx context.Context, cfg config, sup *supervisor, d *driver, plan []string) []window {
 	if len(plan) == 0 {
 		return nil
 	}
@@ -148,17 +173,30 @@ func replay(ctx context.Context, cfg config, d *driver) error {
 		}
 		d.samples = append(d.samples, s)
 	}
-	for _, e := range events {
+	// Four senders, as a provider retries several deliveries at once.
+	queue := make(chan map[string]any)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for ev := range queue {
+				send(ev)
+			}
+		})
+	}
+	for i, e := range events {
 		ev := map[string]any{"id": e.EventID, "type": e.Kind, "ref": e.Ref.String, "attemptId": e.AttemptID,
 			"amount": e.Amount, "currency": e.Currency}
 		if e.FailureCode.String != "" {
 			ev["failureCode"] = e.FailureCode.String
 		}
-		send(ev)
+		queue <- ev
 		if e.Kind == string(payment.EventSucceeded) {
-			ev["id"] = "evt_replay_" + fmt.Sprint(time.Now().UnixNano())
-			send(ev)
+			again := maps.Clone(ev)
+			again["id"] = fmt.Sprintf("evt_replay_%d_%d", time.Now().UnixNano(), i)
+			queue <- again
 		}
 	}
+	close(queue)
+	wg.Wait()
 	return nil
 }
