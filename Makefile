@@ -5,7 +5,7 @@ ISLANDS := $(wildcard islands/*.ts islands/*.tsx islands/*.mjs)
 
 ITEMS   := internal/exam/ipipneo/items.gen.json
 
-.PHONY: run build test fuzz generate islands items templ bench load lighthouse two-instances clean
+.PHONY: run build test fuzz generate islands items templ bench soak load lighthouse two-instances clean
 
 ## run: build everything, migrate, load the demo data into an empty database, serve on :8080
 run: build
@@ -73,9 +73,15 @@ $(ITEMS): node_modules/.package-lock.json scripts/export-items.mjs
 templ:
 	$(GO) tool templ generate -path views
 
-## bench: the rendering benchmarks (figures go to docs/performance.md)
-bench: generate
-	$(GO) test -run '^$$' -bench . -benchmem ./handlers/ ./internal/exam/... ./internal/money/ ./internal/pagecache/
+## bench: Go benchmarks, landing vs a bare handler (wrk), bytes per page, the visitor mix on SQLite and
+## PostgreSQL with peak memory, checkout at 100 buyers, Lighthouse (about 7 minutes; docs/performance.md)
+bench: build
+	scripts/bench.sh
+
+## soak: SOAK_SECONDS (600) of the visitor mix on PostgreSQL with kills mid-checkout, a database restart and
+## webhook replays, then the invariants checked from the database; fails when one breaks (docs/reliability.md)
+soak: build
+	scripts/soak.sh
 
 ## load: request rate of the home page and a bare handler, on loopback (needs wrk)
 load: build

@@ -48,7 +48,7 @@ func (s *Server) middleware(e *echo.Echo) {
 		s.securityHeaders,
 		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: maxBody, Skipper: isAvatarUpload}),
 		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: maxAvatarBody, Skipper: func(c echo.Context) bool { return !isAvatarUpload(c) }}),
-		middleware.GzipWithConfig(middleware.GzipConfig{Level: 1, MinLength: 1024, Skipper: skipCompression}),
+		compress(skipCompression),
 		s.requestState,
 		s.checkCSRF,
 	)

@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"bytes"
-	"compress/gzip"
 	"net/http"
 	"strings"
 
@@ -140,9 +139,10 @@ func (s *Server) writeHTML(c echo.Context, body []byte) error {
 	res := c.Response()
 	res.Header().Set(echo.HeaderContentEncoding, "gzip")
 	res.WriteHeader(http.StatusOK)
-	zw, _ := gzip.NewWriterLevel(res, gzip.BestSpeed)
-	if _, err := zw.Write(body); err != nil {
-		return err
+	zw := getGzip(res)
+	_, err := zw.Write(body)
+	if cerr := putGzip(zw); err == nil {
+		err = cerr
 	}
-	return zw.Close()
+	return err
 }

@@ -300,6 +300,14 @@ func (s *Service) apply(ctx context.Context, ev payment.Event) error {
 			if ev.Amount != a.Amount || !strings.EqualFold(ev.Currency, a.Currency) {
 				return fmt.Errorf("checkout: event %s pays %d %s for attempt %s of %d %s", ev.ID, ev.Amount, ev.Currency, a.ID, a.Amount, a.Currency)
 			}
+			if a.Status == store.AttemptSucceeded {
+				// This payment's success again, under another event id (a
+				// provider's duplicate delivery): it was applied, and any
+				// second payment it made was reported, the first time. The
+				// soak's replays found it logged as a payment to refund.
+				s.Logger.InfoContext(ctx, "checkout: success of an attempt already applied", "order", o.OrderNumber, "attempt", a.ID, "event", ev.ID)
+				return nil
+			}
 			if err := s.Store.SetAttemptOutcome(ctx, tx, a.ID, store.AttemptSucceeded, "", now); err != nil {
 				return err
 			}

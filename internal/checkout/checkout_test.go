@@ -1,8 +1,10 @@
 package checkout_test
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"io"
 	"log/slog"
@@ -193,6 +195,40 @@ func TestReplayedEventFulfilsOnce(t *testing.T) {
 			f.count(t, reportReady) != 1 || f.count(t, "report_links") != 1 {
 			t.Fatalf("status %s, %d conversions, %d receipts, %d events, %d report-ready mails, %d links", f.status(t), f.count(t, "conversions"),
 				f.count(t, receipts), f.count(t, "payment_events"), f.count(t, reportReady), f.count(t, "report_links"))
+		}
+	})
+}
+
+// The same success delivered again under another event id (as a provider
+// may) changes nothing and is not reported as a second payment to refund.
+func TestSuccessUnderAnotherEventIDIsNoSecondPayment(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		f := newFixture(t, s)
+		var logs bytes.Buffer
+		f.svc.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+		c := f.create(t)
+		var payload []byte
+		f.sandbox.Deliver = func(ctx context.Context, p []byte, h http.Header) error { payload = p; return f.svc.Receive(ctx, p, h) }
+		if _, err := f.sandbox.Confirm(context.Background(), f.ref(t, c.AttemptID), payment.Card{Number: "4242424242424242"}); err != nil {
+			t.Fatal(err)
+		}
+		var ev map[string]any
+		if err := json.Unmarshal(payload, &ev); err != nil {
+			t.Fatal(err)
+		}
+		ev["id"] = "evt_again"
+		again, _ := json.Marshal(ev)
+		h := http.Header{}
+		h.Set(payment.SandboxSignatureHeader, payment.Sign("whsec_test", again, f.now))
+		if err := f.svc.Receive(context.Background(), again, h); err != nil {
+			t.Fatal(err)
+		}
+		if f.status(t) != "paid" || f.count(t, "conversions") != 1 || f.count(t, receipts) != 1 || f.count(t, "payment_events") != 2 {
+			t.Fatalf("status %s, %d conversions, %d receipts, %d events", f.status(t), f.count(t, "conversions"), f.count(t, receipts),
+				f.count(t, "payment_events"))
+		}
+		if strings.Contains(logs.String(), "level=ERROR") {
+			t.Errorf("a duplicate delivery was logged as an error:\n%s", logs.String())
 		}
 	})
 }

@@ -43,7 +43,16 @@ type Store struct {
 	// QueueDB is the handle the job queue uses on SQLite: a second pool of one
 	// connection, as River's SQLite driver asks; nil on PostgreSQL.
 	QueueDB *sql.DB
+
+	// writer queues InTx's transactions in Go on SQLite (one at a time), nil
+	// on PostgreSQL. SQLite has one writer: without the queue, every waiting
+	// transaction polls the file lock with sleeps of up to 100 ms, which made
+	// the tail of checkout under load (docs/performance.md).
+	writer chan struct{}
 }
+
+// writeWait bounds the wait for SQLite's writer, as busy_timeout did.
+const writeWait = 10 * time.Second
 
 func init() {
 	sqlx.BindDriver("sqlite", sqlx.QUESTION)
@@ -109,7 +118,7 @@ func openSQLite(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("store: open sqlite queue pool: %w", err)
 	}
 	queue.SetMaxOpenConns(1)
-	return &Store{DB: db, Dialect: SQLite, QueueDB: queue}, nil
+	return &Store{DB: db, Dialect: SQLite, QueueDB: queue, writer: make(chan struct{}, 1)}, nil
 }
 
 // Ping checks that the database answers.
@@ -129,8 +138,23 @@ func (s *Store) Close() error {
 	return err
 }
 
-// InTx runs fn in one transaction, committed when fn returns nil.
+// InTx runs fn in one transaction, committed when fn returns nil. On
+// SQLite, transactions wait their turn in Go (writer); fn must not start
+// another.
 func (s *Store) InTx(ctx context.Context, fn func(tx *sqlx.Tx) error) error {
+	if s.writer != nil {
+		wait := time.NewTimer(writeWait)
+		select {
+		case s.writer <- struct{}{}:
+			wait.Stop()
+		case <-ctx.Done():
+			wait.Stop()
+			return fmt.Errorf("store: wait for the writer: %w", ctx.Err())
+		case <-wait.C:
+			return errors.New("store: wait for the writer: timed out")
+		}
+		defer func() { <-s.writer }()
+	}
 	tx, err := s.DB.BeginTxx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("store: begin: %w", err)
