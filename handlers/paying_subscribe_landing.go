@@ -25,7 +25,12 @@ const offerWindow = 24 * time.Hour
 // unpaid, with the end of its trial offer; ok false when there is none.
 func (s *Server) reportOffer(c echo.Context) (store.Result, time.Time, bool) {
 	rs, err := s.Store.UserResults(c.Request().Context(), user(c).ID)
-	if err != nil || len(rs) == 0 || s.reportPaid(c.Request().Context(), rs[0].ID) {
+	if err != nil || len(rs) == 0 {
+		return store.Result{}, time.Time{}, false
+	}
+	// A report whose payment cannot be read now is not offered a trial
+	// deadline: the countdown is only shown when it is known to be unpaid.
+	if paid, err := s.reportPaid(c.Request().Context(), rs[0].ID); err != nil || paid {
 		return store.Result{}, time.Time{}, false
 	}
 	return rs[0], rs[0].CreatedAt.Add(offerWindow), true

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -41,8 +42,8 @@ func (s *Server) reportAccess(c echo.Context) (store.Result, url.Values, error) 
 		if err != nil {
 			return store.Result{}, nil, err
 		}
-		if !s.reportPaid(ctx, r.ID) {
-			return store.Result{}, nil, notFound()
+		if paid, err := s.reportPaid(ctx, r.ID); err != nil || !paid {
+			return store.Result{}, nil, cmp.Or(err, notFound())
 		}
 		return r, url.Values{"t": {token}}, nil
 	}
@@ -50,15 +51,23 @@ func (s *Server) reportAccess(c echo.Context) (store.Result, url.Values, error) 
 	if err != nil {
 		return store.Result{}, nil, err
 	}
-	if !s.reportPaid(ctx, r.ID) {
+	if paid, err := s.reportPaid(ctx, r.ID); err != nil {
+		return store.Result{}, nil, err
+	} else if !paid {
 		return store.Result{}, nil, redirectError{to: flowURL(c, "/paying/buyreport", r.ID)}
 	}
 	return r, url.Values{"r": {r.ID}}, nil
 }
 
-func (s *Server) reportPaid(ctx context.Context, resultID string) bool {
+func (s *Server) reportPaid(ctx context.Context, resultID string) (bool, error) {
 	o, err := s.Store.OrderForResult(ctx, resultID)
-	return err == nil && billing.Status(o.Status) == billing.Paid
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return billing.Status(o.Status) == billing.Paid, nil
 }
 
 // reportURL is a report screen of the request's pair and locale.

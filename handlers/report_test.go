@@ -217,3 +217,24 @@ func TestSocialCards(t *testing.T) {
 		}
 	})
 }
+
+// A paid buyer whose order cannot be read (the database failing, as in a
+// restart) gets an error page, not the buy page: a failure to read is not
+// "unpaid".
+func TestReportWhenTheOrderCannotBeRead(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
+		result, _ := b.paidReport(b.csrfToken("/"))
+		if rec := b.get("/report/result/BMBTI-1807?r=" + result); rec.Code != 200 {
+			t.Fatalf("paid report: %d", rec.Code)
+		}
+		if _, err := s.DB.Exec(`ALTER TABLE orders RENAME TO orders_away`); err != nil {
+			t.Fatal(err)
+		}
+		defer s.DB.Exec(`ALTER TABLE orders_away RENAME TO orders`)
+		rec := b.get("/report/result/BMBTI-1807?r=" + result)
+		if rec.Code != http.StatusInternalServerError || strings.Contains(rec.Header().Get("Location"), "buyreport") {
+			t.Fatalf("report with the orders unreadable: %d %s", rec.Code, rec.Header().Get("Location"))
+		}
+	})
+}

@@ -20,7 +20,9 @@ func (s *Server) resultFree(c echo.Context) error {
 	if err != nil {
 		return flowError(c, err)
 	}
-	if s.reportPaid(c.Request().Context(), r.ID) {
+	if paid, err := s.reportPaid(c.Request().Context(), r.ID); err != nil {
+		return err
+	} else if paid {
 		// Paid: the full report replaces the free result.
 		return c.Redirect(http.StatusSeeOther, flowURL(c, "/report/result", r.ID))
 	}
