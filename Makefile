@@ -1,7 +1,7 @@
 # Selfmap: `make run` serves a fresh clone on :8080; `make test` runs every test.
 GO      ?= go
 BIN     := bin/selfmap
-ISLANDS := $(wildcard islands/*.ts islands/*.tsx islands/*.mjs)
+ISLANDS := $(wildcard islands/*.ts islands/*.tsx islands/*.mjs islands/shared/*.tsx)
 
 ITEMS   := internal/exam/ipipneo/items.gen.json
 

@@ -1,45 +1,31 @@
 // The "are you sure" dialog of the upsell steps. The Leave link works
 // without JavaScript (it opens the report); with it, a click asks first.
-import { useState } from "react";
-import * as Dialog from "@radix-ui/react-dialog";
 import { setNonce } from "get-nonce";
 import { mountDialog } from "./mount";
 import { readProps, type Messages } from "./props";
+import { ConfirmDialog } from "./shared/confirm-dialog";
 
 type Props = { leaveHref: string; messages: Messages };
 
 function Confirm({ props, onDone }: { props: Props; onDone: () => void }) {
   const t = props.messages;
-  const [open, setOpen] = useState(true);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content
-          className="dialog"
-          data-testid="exit-dialog"
-          onCloseAutoFocus={(e) => {
-            // No Dialog.Trigger here: hand focus back to the Leave link
-            // once the focus trap has let go.
-            e.preventDefault();
-            onDone();
-          }}
-        >
-          <Dialog.Title className="dialog-title">{t.title}</Dialog.Title>
-          <Dialog.Description className="dialog-text">{t.text}</Dialog.Description>
-          <div className="dialog-actions">
-            <Dialog.Close asChild>
-              <button type="button" className="btn btn-primary" data-testid="exit-stay">
-                {t.stay}
-              </button>
-            </Dialog.Close>
-            <a className="btn btn-secondary" href={props.leaveHref} data-testid="exit-leave">
-              {t.leave}
-            </a>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <ConfirmDialog
+      testid="exit-dialog"
+      title={t.title}
+      text={t.text}
+      stay={t.stay}
+      stayTestid="exit-stay"
+      onDone={onDone}
+      actions={(stay) => (
+        <div className="dialog-actions">
+          {stay}
+          <a className="btn btn-secondary" href={props.leaveHref} data-testid="exit-leave">
+            {t.leave}
+          </a>
+        </div>
+      )}
+    />
   );
 }
 
