@@ -368,14 +368,20 @@ func (p *browserPage) run(actions ...chromedp.Action[chromedp.Void]) error {
 // open loads a path of the server and expects 200.
 func (p *browserPage) open(path string) {
 	p.t.Helper()
+	p.openExpecting(path, 200)
+}
+
+// openExpecting loads a path of the server and expects the status.
+func (p *browserPage) openExpecting(path string, status int64) {
+	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout)
 	defer cancel()
 	resp, err := chromedp.Run(ctx, chromedp.NavigateResponse(baseURL+path))
 	if err != nil {
 		p.t.Fatalf("open %s: %v", path, err)
 	}
-	if resp.Status != 200 {
-		p.t.Fatalf("open %s: the visitor gets HTTP %d %s, want 200", path, resp.Status, resp.StatusText)
+	if resp.Status != status {
+		p.t.Fatalf("open %s: the visitor gets HTTP %d %s, want %d", path, resp.Status, resp.StatusText, status)
 	}
 }
 

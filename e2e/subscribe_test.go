@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -46,7 +47,8 @@ func TestSubscribeTrialThenUpgrade(t *testing.T) {
 	}
 	p.click("link-register", "the link to register")
 	p.waitVisible("register-form", "the registration form")
-	for id, v := range map[string]string{"name": "Ada Lovelace", "email": "e2e-sub-" + time.Now().Format("150405.000000") + "@example.com",
+	email := "e2e-sub-" + time.Now().Format("150405.000000") + "@example.com"
+	for id, v := range map[string]string{"name": "Ada Lovelace", "email": email,
 		"password": "correct horse", "confirm": "correct horse"} {
 		if err := p.run(chromedp.SendKeys(testID(id), v)); err != nil {
 			t.Fatalf("type into %s: %v", id, err)
@@ -122,6 +124,42 @@ func TestSubscribeTrialThenUpgrade(t *testing.T) {
 	if got := evaluate[string](p, `document.querySelector('[data-testid=uc-status]').dataset.tier`); got != "premium" {
 		t.Fatalf("the user centre shows tier %q after the upgrade, want premium", got)
 	}
-	// The refused and declined forms answer 422 and 402, as they should.
-	p.assertCleanConsole("status of 422", "status of 402")
+
+	// Cancel by e-mail: an unknown address is refused with the spec's
+	// words; the subscriber's own gets a one-time link, which cancels at
+	// the period's end after one click, and a second use of it does not.
+	p.open("/cancel/subscription/BMBTI-1807")
+	p.fill("#email", "nobody-"+email)
+	p.click("cancel-submit", "the cancel form's button")
+	p.waitVisible("cancel-error", "the unknown address message")
+	if got := evaluate[string](p, `document.querySelector('[data-testid=cancel-error]').textContent`); got != "Email not found, please re-enter" {
+		t.Errorf("unknown address message %q", got)
+	}
+	p.fill("#email", email)
+	p.click("cancel-submit", "the cancel form's button")
+	p.waitVisible("cancel-sent", "the link-sent message")
+	p.open("/dev/mail")
+	link := cancelLink.FindString(evaluate[string](p, `document.body.innerText`))
+	if link == "" {
+		t.Fatal("no cancel link in the development outbox")
+	}
+	p.open(link[strings.Index(link, "/cancel/confirm/"):])
+	p.waitVisible("cancel-until", "what the link will cancel")
+	p.click("cancel-confirm", "the confirm button")
+	p.waitVisible("cancel-success", "the cancel success page")
+	shot("cancel-success")
+	p.open("/userCenter")
+	p.waitVisible("uc-tier", "the user centre's tier")
+	if got := evaluate[string](p, `document.querySelector('[data-testid=uc-status]').dataset.tier`); got != "premium" {
+		t.Errorf("after cancelling, access lasts to the period's end: tier %q, want premium", got)
+	}
+	p.openExpecting(link[strings.Index(link, "/cancel/confirm/"):], 410)
+	p.waitVisible("cancel-link-error", "the used link's message")
+
+	// The refused and declined forms answer 422 and 402, as they should;
+	// the unknown address 404 and the used link 410.
+	p.assertCleanConsole("status of 422", "status of 402", "status of 404", "status of 410")
 }
+
+// cancelLink finds a cancel link in the development outbox's text.
+var cancelLink = regexp.MustCompile(`\S*/cancel/confirm/BMBTI-1807\?t=[A-Za-z0-9_-]+`)

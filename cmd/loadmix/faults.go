@@ -48,9 +48,12 @@ func injectFaults(ctx context.Context, cfg config, sup *supervisor, d *driver) [
 	var mu sync.Mutex
 	var windows []window
 	var wg sync.WaitGroup
-	for _, plan := range [][]string{outages, replays} {
+	// Replays run half an interval after the outages' beats: on one beat
+	// a replay round would read the captured deliveries while PostgreSQL
+	// restarts (the 09:45 soak lost two rounds of three that way).
+	for i, plan := range [][]string{outages, replays} {
 		wg.Go(func() {
-			for _, w := range schedule(ctx, cfg, sup, d, plan) {
+			for _, w := range schedule(ctx, cfg, sup, d, plan, float64(i)/2) {
 				mu.Lock()
 				windows = append(windows, w)
 				mu.Unlock()
@@ -62,8 +65,9 @@ func injectFaults(ctx context.Context, cfg config, sup *supervisor, d *driver) [
 	return windows
 }
 
-// schedule injects the faults of plan at equal intervals over the run.
-func schedule(ctx context.Context, cfg config, sup *supervisor, d *driver, plan []string) []window {
+// schedule injects the faults of plan at equal intervals over the run,
+// each phase (0 to 1) of an interval early.
+func schedule(ctx context.Context, cfg config, sup *supervisor, d *driver, plan []string, phase float64) []window {
 	if len(plan) == 0 {
 		return nil
 	}
@@ -71,7 +75,7 @@ func schedule(ctx context.Context, cfg config, sup *supervisor, d *driver, plan 
 	var windows []window
 	start := time.Now()
 	for i, kind := range plan {
-		sleep(ctx, time.Until(start.Add(time.Duration(i+1)*every)))
+		sleep(ctx, time.Until(start.Add(time.Duration((float64(i)+1-phase)*float64(every)))))
 		if ctx.Err() != nil {
 			break
 		}
@@ -124,26 +128,56 @@ const maxReplays = 500
 // it was, and each success once more under a new event id, as a provider
 // that sends one outcome twice. Neither may change anything.
 func replay(ctx context.Context, cfg config, d *driver) error {
-	st, err := store.Open(ctx, cfg.db)
+	events, err := capturedDeliveries(ctx, cfg)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	var events []struct {
-		EventID     string        `db:"event_id"`
-		Kind        string        `db:"kind"`
-		AttemptID   string        `db:"attempt_id"`
-		Ref         store.NullStr `db:"provider_ref"`
-		Amount      int64         `db:"amount"`
-		Currency    string        `db:"currency"`
-		FailureCode store.NullStr `db:"failure_code"`
+	return resend(ctx, cfg, d, events)
+}
+
+// capturedDelivery is a sandbox event as payment_events recorded it, with
+// its attempt.
+type capturedDelivery struct {
+	EventID     string        `db:"event_id"`
+	Kind        string        `db:"kind"`
+	AttemptID   string        `db:"attempt_id"`
+	Ref         store.NullStr `db:"provider_ref"`
+	Amount      int64         `db:"amount"`
+	Currency    string        `db:"currency"`
+	FailureCode store.NullStr `db:"failure_code"`
+}
+
+// capturedDeliveries reads the newest maxReplays sandbox deliveries. The
+// database may be restarting (another fault): it tries again for up to 30 s.
+func capturedDeliveries(ctx context.Context, cfg config) ([]capturedDelivery, error) {
+	var err error
+	for try := 0; try < 30; try++ {
+		if try > 0 {
+			sleep(ctx, time.Second)
+		}
+		var events []capturedDelivery
+		if events, err = readDeliveries(ctx, cfg); err == nil {
+			return events, nil
+		}
 	}
+	return nil, fmt.Errorf("read captured deliveries: %w", err)
+}
+
+func readDeliveries(ctx context.Context, cfg config) ([]capturedDelivery, error) {
+	st, err := store.Open(ctx, cfg.db)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	var events []capturedDelivery
 	err = st.DB.SelectContext(ctx, &events, st.DB.Rebind(`SELECT e.event_id, e.kind, a.id AS attempt_id, a.provider_ref,
 		a.amount, a.currency, a.failure_code FROM payment_events e JOIN payment_attempts a ON a.id = e.attempt_id
 		WHERE e.provider = 'sandbox' AND e.event_id LIKE 'evt_%' ORDER BY e.received_at DESC LIMIT ?`), maxReplays)
-	if err != nil {
-		return fmt.Errorf("read captured deliveries: %w", err)
-	}
+	return events, err
+}
+
+// resend sends each delivery again, then each success under a new id.
+func resend(ctx context.Context, cfg config, d *driver, events []capturedDelivery) error {
 	key := sha256.Sum256([]byte("selfmap sandbox webhook\x00" + cfg.sessionSecret))
 	secret := hex.EncodeToString(key[:])
 	c := &http.Client{Transport: d.transport, Timeout: 10 * time.Second}
