@@ -38,6 +38,10 @@ func (s *Service) managed(sub store.Subscription) (payment.Billing, bool) {
 	return b, ok && sub.Provider == s.Provider.Name()
 }
 
+// providerTimeout bounds a start's calls to the provider, which run on
+// even if the request that asked for them ends.
+const providerTimeout = 60 * time.Second
+
 // customerKey is the idempotency key of a customer's creation at the
 // provider: derived from our customer id, hashed because that id may be an
 // e-mail address.
@@ -54,6 +58,10 @@ func customerKey(customerID string) string {
 // subscription, so the customer may try another card at once. A failure to
 // get an answer leaves the row incomplete: the provider's events settle it.
 func (s *Service) startBilling(ctx context.Context, b payment.Billing, sub store.Subscription, plan store.PricedPlan, trial bool) (store.Subscription, error) {
+	// A customer who closes the tab must not cut the calls to the provider
+	// in the middle: Stripe may have charged while our side gave up.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), providerTimeout)
+	defer cancel()
 	if !strings.HasPrefix(sub.PaymentMethodRef.String, "pm_") {
 		// Stripe.js makes pm_ methods; anything else cannot be charged.
 		return store.Subscription{}, ErrDeclined
@@ -262,6 +270,10 @@ func (s *Service) cancelBilling(ctx context.Context, b payment.Billing, sub stor
 	case Trialing, Active:
 		if sub.CancelAtPeriodEnd {
 			return sub, nil
+		}
+		if !sub.ProviderRef.Valid {
+			// Its start has not been answered by the provider yet.
+			return store.Subscription{}, ErrBusy
 		}
 		if _, err := b.CancelAtPeriodEnd(ctx, sub.ProviderRef.String, "sub_cancel_"+sub.ID); err != nil {
 			return store.Subscription{}, err
@@ -537,6 +549,11 @@ func (s *Service) applyInvoice(ctx context.Context, tx *sqlx.Tx, sub store.Subsc
 	}
 	err = s.update(ctx, tx, sub.ID, func(sub *store.Subscription) ([]mailKind, error) {
 		from := Status(sub.Status)
+		if !sub.ProviderRef.Valid && bi.SubscriptionRef != "" {
+			// A start whose answer was lost learns its Stripe subscription
+			// from the first invoice, so cancel and upgrade can reach it.
+			sub.ProviderRef = sql.NullString{String: bi.SubscriptionRef, Valid: true}
+		}
 		if paid {
 			if !from.Live() {
 				s.Logger.ErrorContext(ctx, "subscription: invoice paid for a subscription that ended: refund it",

@@ -656,3 +656,38 @@ func TestStripeLostStartIsFinishedByTheNextTry(t *testing.T) {
 		}
 	})
 }
+
+// A start whose answer was lost, but which Stripe made and charged, learns
+// its Stripe subscription from the first paid invoice: the customer can
+// then cancel it (before, cancel called Stripe with an empty reference).
+// Cancelling before Stripe has said anything answers busy, not a failure.
+func TestStripeLostStartBoundByItsInvoice(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		f := setupStripe(t, st)
+		fs := &failingStripe{fakeStripe: f.stripe, fail: true}
+		f.svc.Provider = fs
+		ctx := context.Background()
+		if _, err := f.svc.StartTrial(ctx, f.input("lb", payment.SavedCard{Ref: "pm_lb"})); err == nil {
+			t.Fatal("a lost answer was taken for a start")
+		}
+		subs, err := st.CustomerSubscriptions(ctx, "lb")
+		if err != nil || len(subs) != 1 || subs[0].ProviderRef.Valid {
+			t.Fatalf("after the lost answer: %+v, %v", subs, err)
+		}
+		sub := subs[0]
+		sub.ProviderRef.String = "sub_stripe_lb"
+		f.deliver(t, invoiceEvent(t, "evt_lb_paid", "invoice.paid", f.clock.Now(), sub, stripeInvoice{id: "in_lb", reason: "subscription_create",
+			status: "paid", amount: 149, start: f.clock.Now(), end: f.clock.Now().AddDate(0, 0, 7)}))
+		got, err := st.GetSubscription(ctx, st.DB, sub.ID)
+		if err != nil || got.Status != "trialing" || got.ProviderRef.String != "sub_stripe_lb" {
+			t.Fatalf("after the paid invoice: %s ref %q, %v", got.Status, got.ProviderRef.String, err)
+		}
+		fs.fail = false
+		if _, err := f.svc.Cancel(ctx, "lb", sub.ID); err != nil {
+			t.Fatalf("cancel: %v", err)
+		}
+		if c := f.stripe.called("cancel"); len(c) != 1 || !strings.Contains(c[0], "sub_stripe_lb") {
+			t.Fatalf("cancels at Stripe = %v", c)
+		}
+	})
+}
