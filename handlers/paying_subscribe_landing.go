@@ -152,6 +152,10 @@ func (s *Server) renderSubscribe(c echo.Context, status int, in subscribeInput, 
 		Stripe: s.Checkout.Provider.Name() == "stripe", TermsHref: st.LocalPath(legalPath("subscription-terms", pair(c).String()))}
 	f.Trial = chosen.TrialDays > 0 && chosen.TrialPrice.Valid && !s.offerClosed(c)
 	var promo *store.PlanPromo
+	if f.Stripe {
+		// Stripe bills its own prices: no promo code is offered or priced.
+		in.Promo, f.Promo = "", ""
+	}
 	if in.Promo != "" && chosen.ID != "" {
 		if promo, err = subscription.FindPromo(ctx, s.Store, in.Promo, chosen.ID); err != nil {
 			if errs["promo"], err = apperrID(err); err != nil {

@@ -411,6 +411,17 @@ func TestSubscribeWithStripeTakesOnlyAPaymentMethod(t *testing.T) {
 				t.Fatalf("create with %q: %d %s", pm, rec.Code, rec.Body.String())
 			}
 		}
+		// A promo code is not offered with Stripe, and one sent anyway is
+		// refused before anything reaches Stripe.
+		if page := b.get(landingPage + "?promo=WELCOME20").Body.String(); strings.Contains(page, `data-testid="promo-form"`) ||
+			strings.Contains(page, `data-testid="promo-applied"`) || strings.Contains(page, `name="promo" value="WELCOME20"`) {
+			t.Errorf("the stripe landing offers or applies a promo code")
+		}
+		rec := b.postJSON("/api/user/subscribe/create", token, map[string]any{"planId": "basic-weekly", "mode": "trial", "agreed": true,
+			"paymentMethod": "pm_card_visa", "promoCode": "WELCOME20"})
+		if rec.Code != http.StatusBadRequest && rec.Code != http.StatusUnprocessableEntity {
+			t.Fatalf("create with a promo code under stripe: %d %s", rec.Code, rec.Body.String())
+		}
 		var n int
 		if err := s.DB.Get(&n, `SELECT COUNT(*) FROM subscriptions`); err != nil || n != 0 {
 			t.Fatalf("subscriptions written: %d %v", n, err)

@@ -48,12 +48,14 @@ func injectFaults(ctx context.Context, cfg config, sup *supervisor, d *driver) [
 	var mu sync.Mutex
 	var windows []window
 	var wg sync.WaitGroup
-	// Replays run half an interval after the outages' beats: on one beat
-	// a replay round would read the captured deliveries while PostgreSQL
-	// restarts (the 09:45 soak lost two rounds of three that way).
+	// Replays run half an outage interval off the outages' beats: on one
+	// beat a replay round would read the captured deliveries while
+	// PostgreSQL restarts, or send them to a killed server (the 09:45 soak
+	// lost its three rounds that way).
+	shifts := []time.Duration{0, cfg.duration / time.Duration(len(outages)+1) / 2}
 	for i, plan := range [][]string{outages, replays} {
 		wg.Go(func() {
-			for _, w := range schedule(ctx, cfg, sup, d, plan, float64(i)/2) {
+			for _, w := range schedule(ctx, cfg, sup, d, plan, shifts[i]) {
 				mu.Lock()
 				windows = append(windows, w)
 				mu.Unlock()
@@ -66,8 +68,8 @@ func injectFaults(ctx context.Context, cfg config, sup *supervisor, d *driver) [
 }
 
 // schedule injects the faults of plan at equal intervals over the run,
-// each phase (0 to 1) of an interval early.
-func schedule(ctx context.Context, cfg config, sup *supervisor, d *driver, plan []string, phase float64) []window {
+// each shift early.
+func schedule(ctx context.Context, cfg config, sup *supervisor, d *driver, plan []string, shift time.Duration) []window {
 	if len(plan) == 0 {
 		return nil
 	}
@@ -75,7 +77,7 @@ func schedule(ctx context.Context, cfg config, sup *supervisor, d *driver, plan 
 	var windows []window
 	start := time.Now()
 	for i, kind := range plan {
-		sleep(ctx, time.Until(start.Add(time.Duration((float64(i)+1-phase)*float64(every)))))
+		sleep(ctx, time.Until(start.Add(time.Duration(i+1)*every-shift)))
 		if ctx.Err() != nil {
 			break
 		}

@@ -155,6 +155,11 @@ func (s *Service) start(ctx context.Context, in StartInput, payNow bool) (store.
 	} else if end, err = AddPeriod(now, plan.Interval, plan.Period); err != nil {
 		return store.Subscription{}, err
 	}
+	if in.PromoCode != "" && billing {
+		// Stripe bills its own prices; a code it would not apply is not
+		// offered (the form has no promo field with Stripe).
+		return store.Subscription{}, ErrPromoUnknown
+	}
 	if in.PromoCode != "" {
 		if amount, err = s.promoAmount(ctx, in.PromoCode, plan, payNow, now); err != nil {
 			return store.Subscription{}, err
