@@ -74,7 +74,7 @@ func (s *Server) userNotification(c echo.Context) error {
 	}
 	has := subscription.Tier(p.Tier)
 	list, total, err := s.Store.Notices(c.Request().Context(), store.NoticeQuery{UserID: user(c).ID, Locale: state(c).Locale.Tag,
-		Search: q, Now: s.now(), Limit: noticesPerPage, Offset: (page - 1) * noticesPerPage})
+		Search: q, Readable: notice.For(has), Now: s.now(), Limit: noticesPerPage, Offset: (page - 1) * noticesPerPage})
 	if err != nil {
 		return err
 	}

@@ -50,6 +50,7 @@ func (s *Server) apiNotices(c echo.Context) error {
 			return err
 		}
 		has, nq.UserID = ent.Tier, u.ID
+		nq.Readable = notice.For(has)
 	} else {
 		nq.Audiences = []string{notice.AudienceAll}
 	}

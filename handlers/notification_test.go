@@ -76,6 +76,13 @@ func TestNotifications(t *testing.T) {
 		if strings.Contains(found, "Welcome to your Selfmap account") {
 			t.Error("the search kept a notice without the words")
 		}
+		// Words only in a locked notice's body find nothing: a search must
+		// not spell out a text its reader may not open. Its title is found.
+		b.expect("/userCenter/notification?q=front+of+the+queue", http.StatusOK, `data-testid="notice-empty"`)
+		b.expect("/userCenter/notification?q=priority+support", http.StatusOK, "Premium: your priority support line")
+		if rec := b.get("/api/cms/notices?q=front+of+the+queue"); rec.Code != http.StatusOK || strings.Contains(rec.Body.String(), "priority") {
+			t.Errorf("the notices call found a locked notice by its body: %d %s", rec.Code, rec.Body.String())
+		}
 		b.expect("/userCenter/notification?q=100%25", http.StatusOK, `data-testid="notice-empty"`, "No notice matches")
 		b.expect("/userCenter/notification?q="+strings.Repeat("a", 101), http.StatusUnprocessableEntity, "Please use at most 100 characters.",
 			`aria-invalid="true"`)

@@ -28,10 +28,13 @@ type NoticeText struct {
 
 // NoticeQuery selects the notices a user sees at Now: published ones, in
 // Locale, whose text contains Search (any case) when it is set. Audiences
-// limits them (nil: every audience). Limit 0 means no limit.
+// limits them (nil: every audience). Readable, when set, are the audiences
+// whose bodies Search may match: a locked notice is found by its title
+// only, so a search cannot spell out a body its reader may not open.
+// Limit 0 means no limit.
 type NoticeQuery struct {
 	UserID, Locale, Search string
-	Audiences              []string
+	Audiences, Readable    []string
 	Now                    time.Time
 	Limit, Offset          int
 }
@@ -54,8 +57,13 @@ func (q NoticeQuery) where() (string, []any) {
 	}
 	if s := strings.TrimSpace(q.Search); s != "" {
 		like := "%" + likeEscaper.Replace(strings.ToLower(s)) + "%"
-		sql += ` AND (LOWER(COALESCE(l.title, e.title)) LIKE ? ESCAPE '!' OR LOWER(COALESCE(l.body, e.body)) LIKE ? ESCAPE '!')`
-		args = append(args, like, like)
+		if q.Readable != nil {
+			sql += ` AND (LOWER(COALESCE(l.title, e.title)) LIKE ? ESCAPE '!' OR (n.audience IN (?) AND LOWER(COALESCE(l.body, e.body)) LIKE ? ESCAPE '!'))`
+			args = append(args, like, q.Readable, like)
+		} else {
+			sql += ` AND (LOWER(COALESCE(l.title, e.title)) LIKE ? ESCAPE '!' OR LOWER(COALESCE(l.body, e.body)) LIKE ? ESCAPE '!')`
+			args = append(args, like, like)
+		}
 	}
 	return sql, args
 }
