@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strings"
 	"time"
@@ -261,7 +262,8 @@ func (o openOnError) Allow(identifier string) (bool, error) {
 
 func limiter(store middleware.RateLimiterStore) echo.MiddlewareFunc {
 	return middleware.RateLimiterWithConfig(middleware.RateLimiterConfig{
-		Store: store,
+		Store:               store,
+		IdentifierExtractor: func(c echo.Context) (string, error) { return limitKey(c.RealIP()), nil },
 		DenyHandler: func(c echo.Context, _ string, err error) error {
 			if err != nil {
 				return err
@@ -276,4 +278,19 @@ func limiter(store middleware.RateLimiterStore) echo.MiddlewareFunc {
 // isSafeMethod reports whether a method changes nothing (RFC 9110).
 func isSafeMethod(m string) bool {
 	return m == http.MethodGet || m == http.MethodHead || m == http.MethodOptions
+}
+
+// limitKey is the client a limit counts: its IPv4 address, or the /64 of
+// an IPv6 one. A household or phone gets a whole /64, so counting each
+// address would give one client a fresh bucket per address it picks.
+func limitKey(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil || a.Is4() || a.Is4In6() {
+		return ip
+	}
+	p, err := a.Prefix(64)
+	if err != nil {
+		return ip
+	}
+	return p.String()
 }

@@ -45,3 +45,20 @@ func FuzzQueryParameters(f *testing.F) {
 		}
 	})
 }
+
+// An IPv6 client is counted by its /64, so picking new addresses inside it
+// gives no new bucket; IPv4 addresses count one by one.
+func TestLimitKey(t *testing.T) {
+	for in, want := range map[string]string{
+		"203.0.113.50":         "203.0.113.50",
+		"2001:db8:1:2:aaaa::1": "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff::9": "2001:db8:1:2::/64",
+		"2001:db8:1:3::1":      "2001:db8:1:3::/64",
+		"::ffff:203.0.113.50":  "::ffff:203.0.113.50",
+		"not an address":       "not an address",
+	} {
+		if got := limitKey(in); got != want {
+			t.Errorf("limitKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
