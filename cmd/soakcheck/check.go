@@ -18,6 +18,15 @@ type Record struct {
 	PaidOrders   []string    `json:"paidOrders"`
 	Windows      []Window    `json:"windows"`
 	ServerErrors []time.Time `json:"serverErrors"`
+	Replays      Replays     `json:"replays"`
+}
+
+// Replays counts the webhook deliveries sent again: accepted (200),
+// refused (another status) and, by difference, lost to a transport error.
+type Replays struct {
+	Sent     int `json:"sent"`
+	Accepted int `json:"accepted"`
+	Refused  int `json:"refused"`
 }
 
 // Window is an injected fault, from its start to the server's recovery.
@@ -63,7 +72,7 @@ func Check(ctx context.Context, st *store.Store, rec Record, lim Limits) ([]Find
 		f.Settles = true
 		out = append(out, f)
 	}
-	out = append(out, no5xxOutsideFaults(rec, lim.Grace), memoryBounded(rec, lim.MaxRSSKB))
+	out = append(out, no5xxOutsideFaults(rec, lim.Grace), replaysAnswered(rec), memoryBounded(rec, lim.MaxRSSKB))
 	return out, nil
 }
 
@@ -222,6 +231,16 @@ func no5xxOutsideFaults(rec Record, grace time.Duration) Finding {
 }
 
 // memoryBounded: the server's peak resident set stayed under the bound.
+// replaysAnswered: every replayed delivery was acknowledged, so the
+// replays were really delivered (a round that met a kill tested nothing)
+// and none was refused. Replays asked for and none sent fail too.
+func replaysAnswered(rec Record) Finding {
+	name := "replays answered"
+	r := rec.Replays
+	detail := fmt.Sprintf("%d sent, %d accepted, %d refused", r.Sent, r.Accepted, r.Refused)
+	return Finding{Name: name, OK: r.Sent > 0 && r.Accepted == r.Sent, Detail: detail}
+}
+
 func memoryBounded(rec Record, maxKB int64) Finding {
 	name := "memory bounded"
 	detail := fmt.Sprintf("peak RSS %.1f MB, bound %.0f MB", float64(rec.PeakRSSKB)/1024, float64(maxKB)/1024)

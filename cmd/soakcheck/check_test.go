@@ -41,7 +41,8 @@ func exec(t *testing.T, s *store.Store, query string, args ...any) {
 func healthy() Record {
 	return Record{Start: at, PeakRSSKB: 50 * 1024, PaidOrders: []string{"SM-r1", "SM-r2"},
 		Windows:      []Window{{Kind: "kill", Start: at.Add(time.Minute), End: at.Add(time.Minute + 2*time.Second)}},
-		ServerErrors: []time.Time{at.Add(time.Minute + time.Second), at.Add(time.Minute + 3*time.Second)}}
+		ServerErrors: []time.Time{at.Add(time.Minute + time.Second), at.Add(time.Minute + 3*time.Second)},
+		Replays:      Replays{Sent: 4, Accepted: 4}}
 }
 
 var limits = Limits{Grace: 2 * time.Second, MaxRSSKB: 120 * 1024}
@@ -113,6 +114,15 @@ func TestCheckFailsABrokenRun(t *testing.T) {
 		{"5xx during a replay", "no 5xx outside fault windows", func(_ *testing.T, _ *store.Store, rec *Record) {
 			rec.Windows = append(rec.Windows, Window{Kind: "replay", Start: at.Add(3 * time.Minute), End: at.Add(4 * time.Minute)})
 			rec.ServerErrors = append(rec.ServerErrors, at.Add(3*time.Minute+time.Second))
+		}},
+		{"replays lost to a kill", "replays answered", func(_ *testing.T, _ *store.Store, rec *Record) {
+			rec.Replays = Replays{Sent: 4, Accepted: 1}
+		}},
+		{"a replay refused", "replays answered", func(_ *testing.T, _ *store.Store, rec *Record) {
+			rec.Replays = Replays{Sent: 4, Accepted: 3, Refused: 1}
+		}},
+		{"no replay sent", "replays answered", func(_ *testing.T, _ *store.Store, rec *Record) {
+			rec.Replays = Replays{}
 		}},
 		{"memory over the bound", "memory bounded", func(_ *testing.T, _ *store.Store, rec *Record) {
 			rec.PeakRSSKB = 121 * 1024
