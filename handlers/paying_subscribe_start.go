@@ -47,7 +47,7 @@ func (s *Server) startSubscription(c echo.Context, in subscribeInput, card subsc
 	}
 	ctx := c.Request().Context()
 	u := user(c)
-	if live, ok, err := s.liveSubscription(c); err != nil || (ok && !s.stalledStart(live)) {
+	if live, ok, err := s.liveSubscription(c); err != nil || (ok && !s.Subscriptions.Stalled(live)) {
 		return live, nil, err
 	}
 	errs := map[string]string{}
@@ -111,14 +111,6 @@ func (s *Server) startSubscription(c echo.Context, in subscribeInput, card subsc
 		return store.Subscription{}, nil, err
 	}
 	return sub, nil, nil
-}
-
-// stalledStart reports whether a live subscription is a start left
-// incomplete at the provider for longer than a request can take: the
-// service then finishes it (Stripe mode) with the same keys, instead of the
-// check page waiting for it for ever.
-func (s *Server) stalledStart(sub store.Subscription) bool {
-	return sub.Status == "incomplete" && sub.Provider == "stripe" && s.Subscriptions.Now().Sub(sub.CreatedAt) >= subscription.DefaultLease
 }
 
 // checkSubscribeCard checks the card as the checkout's card form is

@@ -87,7 +87,7 @@ func (s *Service) resumeStart(ctx context.Context, b payment.Billing, customerID
 		return store.Subscription{}, err
 	}
 	for _, sub := range subs {
-		if Status(sub.Status) != Incomplete || sub.Provider != s.Provider.Name() || s.now().Sub(sub.CreatedAt) < s.lease() {
+		if !s.Stalled(sub) {
 			continue
 		}
 		plan, err := s.Store.GetPlan(ctx, sub.PlanID, sub.Country)
@@ -97,6 +97,14 @@ func (s *Service) resumeStart(ctx context.Context, b payment.Billing, customerID
 		return s.finishStart(ctx, b, sub, plan, sub.TrialEnd.Valid)
 	}
 	return store.Subscription{}, ErrAlreadySubscribed
+}
+
+// Stalled reports whether a live subscription is a start the provider
+// never answered, left incomplete for longer than a request can take: a
+// new start then finishes it (resumeStart) instead of waiting for it.
+func (s *Service) Stalled(sub store.Subscription) bool {
+	_, ok := s.managed(sub)
+	return ok && Status(sub.Status) == Incomplete && s.now().Sub(sub.CreatedAt) >= s.lease()
 }
 
 // finishStart makes an incomplete subscription at the provider and applies
@@ -287,19 +295,7 @@ func (s *Service) cancelBilling(ctx context.Context, b payment.Billing, sub stor
 	}
 	err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
 		return s.update(ctx, tx, sub.ID, func(sub *store.Subscription) ([]mailKind, error) {
-			switch Status(sub.Status) {
-			case Trialing, Active:
-				if sub.CancelAtPeriodEnd {
-					return nil, nil
-				}
-				sub.CancelAtPeriodEnd, sub.CanceledAt = true, sql.NullTime{Time: now, Valid: true}
-				return []mailKind{{kind: mailCanceled}}, nil
-			case PastDue:
-				sub.Status = string(Canceled)
-				sub.CanceledAt, sub.EndedAt = sql.NullTime{Time: now, Valid: true}, sql.NullTime{Time: now, Valid: true}
-				return []mailKind{{kind: mailCanceled}}, nil
-			}
-			return nil, nil
+			return markCanceled(sub, now), nil
 		})
 	})
 	if err != nil {

@@ -378,28 +378,38 @@ func (s *Service) Cancel(ctx context.Context, customerID, id string) (store.Subs
 	now := s.now()
 	err = s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
 		return s.update(ctx, tx, id, func(sub *store.Subscription) ([]mailKind, error) {
-			switch Status(sub.Status) {
-			case Trialing, Active:
-				if sub.CancelAtPeriodEnd {
-					return nil, nil
-				}
-				sub.CancelAtPeriodEnd, sub.CanceledAt = true, sql.NullTime{Time: now, Valid: true}
-				return []mailKind{{kind: mailCanceled}}, nil
-			case PastDue:
+			if Status(sub.Status) == PastDue {
 				if _, err := s.Store.VoidOpenInvoice(ctx, tx, sub.ID, now); err != nil {
 					return nil, err
 				}
-				sub.Status = string(Canceled)
-				sub.CanceledAt, sub.EndedAt = sql.NullTime{Time: now, Valid: true}, sql.NullTime{Time: now, Valid: true}
-				return []mailKind{{kind: mailCanceled}}, nil
 			}
-			return nil, nil
+			return markCanceled(sub, now), nil
 		})
 	})
 	if err != nil {
 		return store.Subscription{}, err
 	}
 	return s.Store.GetSubscription(ctx, s.Store.DB, id)
+}
+
+// markCanceled records a customer's cancel on the row: a trialing or
+// active subscription ends at its period's end, a past-due one now; the
+// cancel mail goes with it. Cancelling again changes nothing.
+func markCanceled(sub *store.Subscription, now time.Time) []mailKind {
+	at := sql.NullTime{Time: now, Valid: true}
+	switch Status(sub.Status) {
+	case Trialing, Active:
+		if sub.CancelAtPeriodEnd {
+			return nil
+		}
+		sub.CancelAtPeriodEnd, sub.CanceledAt = true, at
+	case PastDue:
+		sub.Status = string(Canceled)
+		sub.CanceledAt, sub.EndedAt = at, at
+	default:
+		return nil
+	}
+	return []mailKind{{kind: mailCanceled}}
 }
 
 // Upgrade moves a trialing or active subscription to a premium plan: the
