@@ -65,17 +65,17 @@ func (s *Server) userReports(c echo.Context) ([]views.UserReport, error) {
 	}
 	st, t := state(c), tr(c)
 	out := make([]views.UserReport, 0, len(rs))
+	paid, err := s.Store.UserPaidReports(ctx, user(c).ID)
+	if err != nil {
+		return nil, err
+	}
 	for _, r := range rs {
-		paid, err := s.reportPaid(ctx, r.ID)
-		if err != nil {
-			return nil, err
-		}
 		letters, _, _ := strings.Cut(r.ResultCode, "-")
 		p := exam.Pair{Code: r.PageCode, ExamID: r.ExamID}.String()
 		q := "?r=" + urlQueryEscape(r.ID)
 		out = append(out, views.UserReport{
 			ID: r.ID, Letters: letters, Title: t.T("type." + letters + ".title"), Date: r.CreatedAt.UTC().Format("2006-01-02"),
-			Paid:      paid,
+			Paid:      paid[r.ID],
 			ViewHref:  st.LocalPath("/report/result/"+p) + q,
 			PayHref:   st.LocalPath("/paying/buyreport/"+p) + q,
 			ShareHref: st.LocalPath("/types/" + p + "/" + strings.ToLower(letters)),
