@@ -48,7 +48,7 @@ fuzz: generate
 	@for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; name=$${t##*:}; \
 		echo "fuzz $$name ($$pkg) for $(FUZZTIME)"; \
-		$(GO) test $$pkg -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 3s || exit 1; \
+		GO=$(GO) scripts/fuzz-one.sh $$pkg $$name $(FUZZTIME) || exit 1; \
 	done
 
 ## generate: everything the Go build embeds (island bundles, item bank, views)
