@@ -28,6 +28,7 @@ func FuzzProfileForm(f *testing.F) {
 	f.Add("<b>", "++123", "2000-02-30", "other", "\x00\x01")
 	f.Add(strings.Repeat("é", 31), "(030) 123.456", "1899-12-31", "", strings.Repeat("a", 501))
 	f.Add("a\x01b", "123456", " 2026-11-22 ", "male", "\xff\xfe")
+	f.Add("0", "", "", "", "\x01 0") // a control character hid a space from the trim (CI, 2026-11-22)
 	today := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, nickname, phone, birthday, sex, intro string) {
 		in := store.Profile{Nickname: nickname, Phone: phone, Birthday: birthday, Sex: sex, Introduction: intro}

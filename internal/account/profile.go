@@ -57,13 +57,15 @@ func CheckProfile(p store.Profile, today time.Time) (store.Profile, Errors) {
 		errs["sex"] = "form.choose"
 		p.Sex = ""
 	}
-	p.Introduction = strings.TrimSpace(strings.ReplaceAll(p.Introduction, "\r\n", "\n"))
+	// Control characters go first, so that the trim sees what they hid: an
+	// introduction of "\x01 hi" must clean to "hi", not " hi".
 	p.Introduction = strings.Map(func(r rune) rune {
 		if r != '\n' && unicode.IsControl(r) {
 			return -1
 		}
 		return r
-	}, p.Introduction)
+	}, strings.ReplaceAll(p.Introduction, "\r\n", "\n"))
+	p.Introduction = strings.TrimSpace(p.Introduction)
 	if utf8.RuneCountInString(p.Introduction) > MaxIntroduction {
 		errs["introduction"] = "account.error.intro_long"
 	}
