@@ -75,7 +75,11 @@ func (s *Server) renderPublic(c echo.Context, vary string, page func() templ.Com
 	if st.Consent.Decided {
 		choice = st.Consent.String()
 	}
-	key := host + "|" + st.Locale.Tag + "|" + st.Path + "|" + choice + "|" + vary
+	signed := "out"
+	if st.SignedIn {
+		signed = "in"
+	}
+	key := host + "|" + st.Locale.Tag + "|" + st.Path + "|" + choice + "|" + signed + "|" + vary
 	p, ok := s.pages.Get(key)
 	if !ok {
 		model := *st

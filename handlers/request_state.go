@@ -166,6 +166,8 @@ func (s *Server) loadSession(c echo.Context, st *web.Request) error {
 			return err
 		}
 	}
+	uid, _ := sess.Values["uid"].(string)
+	st.SignedIn = uid != ""
 	st.CSRF = web.MaskCSRF(secret)
 	c.Set(csrfSecretKey, secret)
 	return nil

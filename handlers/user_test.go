@@ -106,6 +106,18 @@ func TestAccountLifecycle(t *testing.T) {
 		if u, _ := s.GetUserByEmail(context.Background(), "ada@example.com"); !u.Verified() {
 			t.Fatal("not verified")
 		}
+		// The navigation of cached public pages follows the session: the
+		// user centre when signed in, the log-in page otherwise.
+		navLeadsTo := func(want, not string) {
+			t.Helper()
+			if home := b.get("/").Body.String(); !strings.Contains(home, `href="`+want+`"`) || strings.Contains(home, `href="`+not+`"`) {
+				t.Fatalf("the home page's navigation should lead to %s, not %s", want, not)
+			}
+		}
+		navLeadsTo("/userCenter/home", "/user/login")
+		if home := newBrowser(t, e).get("/").Body.String(); !strings.Contains(home, `href="/user/login"`) {
+			t.Fatal("a visitor without a session is offered the user centre")
+		}
 
 		// Log out is a POST with the token; without it nothing happens.
 		if rec := b.postForm("/user/logout", url.Values{}); rec.Code != http.StatusForbidden || !b.signedIn() {
@@ -114,6 +126,7 @@ func TestAccountLifecycle(t *testing.T) {
 		if rec := b.submit("/user/info", "/user/logout", url.Values{}); rec.Code != http.StatusSeeOther || b.signedIn() {
 			t.Fatalf("logout: %d", rec.Code)
 		}
+		navLeadsTo("/user/login", "/userCenter/home")
 		if rec := b.get("/user/info"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login" {
 			t.Fatalf("profile after logout: %d %s", rec.Code, rec.Header().Get("Location"))
 		}

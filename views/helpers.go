@@ -82,12 +82,16 @@ type NavItem struct {
 func navItems(ctx context.Context) []NavItem {
 	r := req(ctx)
 	pair := r.Home.String()
+	account := NavItem{Label: t(ctx, "account.nav_login"), Href: r.LocalPath("/user/login")}
+	if r.SignedIn {
+		account = NavItem{Label: t(ctx, "usercenter.title"), Href: r.LocalPath("/userCenter/home")}
+	}
 	return []NavItem{
 		{Label: t(ctx, "nav.home"), Href: r.LocalPath("/")},
 		{Label: t(ctx, "nav.types"), Href: r.LocalPath("/types/" + pair)},
 		{Label: t(ctx, "nav.tests"), Href: r.LocalPath("/tests/" + pair)},
 		{Label: t(ctx, "footer.help"), Href: r.LocalPath("/help/" + pair)},
-		{Label: t(ctx, "account.nav_login"), Href: r.LocalPath("/user/login")},
+		account,
 		{Label: t(ctx, "links.start"), Href: r.WithQuery(r.LocalPath("/answer/question/" + pair)), CTA: true},
 	}
 }

@@ -33,6 +33,10 @@ type Request struct {
 	// CSRF is the masked token to put in forms and API headers.
 	CSRF    string
 	Consent consent.State
+	// SignedIn is true when the session names a user: the navigation then
+	// leads to the user centre instead of the log-in page. It is the
+	// session's word only; pages behind a log-in check the account itself.
+	SignedIn bool
 	// Flash is a one-time message carried over a redirect.
 	Flash     string
 	RequestID string
