@@ -150,7 +150,14 @@ func (s *Server) renderSubscribe(c echo.Context, status int, in subscribeInput, 
 	f := views.SubscribeForm{Action: subscribePath(c, "/paying/premiumSubscriptions", nil) + "#subscribe", PromoHref: subscribePath(c, "/paying/premiumSubscriptions", nil),
 		PlanID: chosen.ID, Plans: cards, Promo: in.Promo, Agreed: in.Agreed, Name: in.Name, Postal: in.Postal, Expiry: in.Expiry, Errors: errs,
 		Stripe: s.Checkout.Provider.Name() == "stripe", TermsHref: st.LocalPath(legalPath("subscription-terms", pair(c).String()))}
-	f.Trial = chosen.TrialDays > 0 && chosen.TrialPrice.Valid && !s.offerClosed(c)
+	hasTrial := chosen.TrialDays > 0 && chosen.TrialPrice.Valid
+	used := false
+	if hasTrial {
+		if used, err = s.Store.HadTrial(ctx, user(c).ID, user(c).Email); err != nil {
+			return err
+		}
+	}
+	f.Trial, f.TrialUsed = hasTrial && !used && !s.offerClosed(c), used
 	var promo *store.PlanPromo
 	if f.Stripe {
 		// Stripe bills its own prices: no promo code is offered or priced.

@@ -14,6 +14,7 @@ import (
 	"selfmap/internal/ids"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
+	"selfmap/internal/subscription"
 )
 
 const (
@@ -233,6 +234,43 @@ func TestSubscribeTrialDoubleSubmitAndUpgrade(t *testing.T) {
 		}
 		if page := text(b.get("/zh-cn" + upgradePage)); !strings.Contains(page, "你已经是高级版了。") {
 			t.Errorf("upgrade page in Chinese: %.2000s", page)
+		}
+	})
+}
+
+// A trial is had once: after a paid trial has ended, the landing offers
+// pay now only and says why, and a trial sent anyway is refused.
+func TestSubscribeTrialOnlyOnce(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		e := newServer(t, s)
+		b := newBrowser(t, e)
+		b.register("uma@example.com")
+		id := userID(t, s, "uma@example.com")
+		if l := b.get(landingPage).Body.String(); !strings.Contains(l, `data-testid="start-trial"`) || strings.Contains(l, `data-testid="trial-used"`) {
+			t.Fatal("a new customer is not offered the trial")
+		}
+		if rec := b.subscribePost(landingPage, subscribeForm("basic-weekly", "trial", "4242424242424242")); rec.Code != http.StatusSeeOther {
+			t.Fatalf("trial: %d %.400s", rec.Code, text(rec))
+		}
+		// The trial ended without renewal (cancelled in time).
+		subs := liveSubs(t, s, id)
+		if _, err := s.DB.Exec(s.DB.Rebind(`UPDATE subscriptions SET status = 'expired', ended_at = ? WHERE id = ?`), time.Now().UTC(), subs[0].ID); err != nil {
+			t.Fatal(err)
+		}
+		l := text(b.get(landingPage))
+		if strings.Contains(l, `data-testid="start-trial"`) || !strings.Contains(l, "You have already had a trial") || !strings.Contains(l, `data-testid="pay-now"`) {
+			t.Fatalf("landing after a trial: %.3000s", l)
+		}
+		rec := b.subscribePost(landingPage, subscribeForm("basic-weekly", "trial", "4242424242424242"))
+		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(text(rec), "You have already had a trial") {
+			t.Fatalf("a second trial: %d %.2000s", rec.Code, text(rec))
+		}
+		if rec := b.subscribePost(landingPage, subscribeForm("basic-weekly", "paynow", "4242424242424242")); rec.Code != http.StatusSeeOther {
+			t.Fatalf("pay now after a trial: %d %.400s", rec.Code, text(rec))
+		}
+		subs = liveSubs(t, s, id)
+		if subs[0].Status != "active" || countInvoices(t, s, subs[0].ID, subscription.KindPayNow) != 1 {
+			t.Fatalf("after pay now: %+v", subs[0])
 		}
 	})
 }

@@ -379,3 +379,17 @@ func (s *Store) GetSandboxMethod(ctx context.Context, ref string) (SandboxMethod
 	}
 	return m, nil
 }
+
+// HadTrial reports whether a customer has paid for a trial before, under
+// this customer id or this e-mail address (an account that was a guest, or
+// a new account for the same address): a declined trial does not count.
+func (s *Store) HadTrial(ctx context.Context, customerID, email string) (bool, error) {
+	var n int
+	err := s.DB.GetContext(ctx, &n, s.DB.Rebind(`SELECT COUNT(*) FROM subscription_invoices i
+		JOIN subscriptions s ON s.id = i.subscription_id
+		WHERE i.kind = 'trial' AND i.status = 'paid' AND (s.customer_id = ? OR s.email = ?)`), customerID, email)
+	if err != nil {
+		return false, fmt.Errorf("store: had trial: %w", err)
+	}
+	return n > 0, nil
+}

@@ -323,8 +323,12 @@ func TestStripeTrialPaidPastDueDeleted(t *testing.T) {
 		if got := f.sub(t, sub.ID).Status; got != "canceled" {
 			t.Fatalf("a canceled subscription moved to %s", got)
 		}
-		// A new subscription for the customer is possible again.
-		if _, err := f.svc.StartTrial(ctx, f.input("ana", payment.SavedCard{Ref: "pm_new"})); err != nil {
+		// A new subscription for the customer is possible again, without
+		// a second trial (the first was paid through Stripe).
+		if _, err := f.svc.StartTrial(ctx, f.input("ana", payment.SavedCard{Ref: "pm_new"})); !errors.Is(err, subscription.ErrTrialUsed) {
+			t.Fatalf("a second trial: %v", err)
+		}
+		if _, err := f.svc.PayNow(ctx, f.input("ana", payment.SavedCard{Ref: "pm_new"})); err != nil {
 			t.Fatalf("start after the end: %v", err)
 		}
 	})

@@ -56,7 +56,11 @@ var (
 	ErrAlreadySubscribed = apperr.BadRequest("sub.already_subscribed", nil)
 	ErrDeclined          = apperr.BadRequest("sub.declined", nil)
 	ErrBusy              = apperr.BadRequest("sub.busy", nil)
-	ErrNotRecurring      = errors.New("subscription: the payment provider cannot charge a saved method")
+	// ErrTrialUsed refuses a second trial to a customer (by account or
+	// e-mail address) who has paid for one: they may subscribe with pay
+	// now.
+	ErrTrialUsed    = apperr.BadRequest("sub.trial_used", nil)
+	ErrNotRecurring = errors.New("subscription: the payment provider cannot charge a saved method")
 )
 
 func (s *Service) retryDelays() []time.Duration {
@@ -111,7 +115,8 @@ type StartInput struct {
 
 // StartTrial subscribes a customer to a plan with its paid trial: the trial
 // price is charged now, and the plan's price at the trial's end. A plan
-// without a trial starts as PayNow does. A declined card leaves the
+// without a trial starts as PayNow does; a customer who paid for a trial
+// before is refused with ErrTrialUsed. A declined card leaves the
 // subscription expired and answers ErrDeclined with it.
 func (s *Service) StartTrial(ctx context.Context, in StartInput) (store.Subscription, error) {
 	return s.start(ctx, in, false)
@@ -150,6 +155,13 @@ func (s *Service) start(ctx context.Context, in StartInput, payNow bool) (store.
 	kind, amount, end := KindPayNow, plan.Price, time.Time{}
 	trialEnd := sql.NullTime{}
 	if !payNow && plan.TrialDays > 0 && plan.TrialPrice.Valid {
+		used, err := s.Store.HadTrial(ctx, in.CustomerID, email)
+		if err != nil {
+			return store.Subscription{}, err
+		}
+		if used {
+			return store.Subscription{}, ErrTrialUsed
+		}
 		kind, amount, end = KindTrial, plan.TrialPrice.Int64, now.AddDate(0, 0, plan.TrialDays)
 		trialEnd = sql.NullTime{Time: end, Valid: true}
 	} else if end, err = AddPeriod(now, plan.Interval, plan.Period); err != nil {

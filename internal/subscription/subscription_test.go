@@ -335,8 +335,17 @@ func TestDeclinedRenewalRetriesThenCancels(t *testing.T) {
 		if f.mails(t, "subscription_payment_failed") != 2 || f.mails(t, "subscription_ended_unpaid") != 1 {
 			t.Fatal("missing failure notices")
 		}
-		// Ended: the customer may subscribe again.
-		if _, err := f.svc.StartTrial(ctx, f.input("bob", f.card(t, "4242424242424242"))); err != nil {
+		// Ended: the customer may subscribe again, but without a second
+		// trial, under their account or a new one for the same address.
+		if _, err := f.svc.StartTrial(ctx, f.input("bob", f.card(t, "4242424242424242"))); !errors.Is(err, subscription.ErrTrialUsed) {
+			t.Fatalf("a second trial: %v", err)
+		}
+		again := f.input("bob-new-account", f.card(t, "4242424242424242"))
+		again.Email = "bob@example.com"
+		if _, err := f.svc.StartTrial(ctx, again); !errors.Is(err, subscription.ErrTrialUsed) {
+			t.Fatalf("a second trial under a new account: %v", err)
+		}
+		if _, err := f.svc.PayNow(ctx, f.input("bob", f.card(t, "4242424242424242"))); err != nil {
 			t.Fatalf("subscribing again: %v", err)
 		}
 	})
