@@ -294,9 +294,16 @@ func (s *Service) cancelBilling(ctx context.Context, b payment.Billing, sub stor
 		return sub, nil
 	}
 	err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
-		return s.update(ctx, tx, sub.ID, func(sub *store.Subscription) ([]mailKind, error) {
+		err := s.update(ctx, tx, sub.ID, func(sub *store.Subscription) ([]mailKind, error) {
 			return markCanceled(sub, now), nil
 		})
+		if err != nil {
+			return err
+		}
+		// The provider's answer is its state as of now: an event it sent
+		// before (a renewal's update still saying "renews") must not take
+		// the cancel back when it arrives late.
+		return s.Store.MarkSubscriptionSynced(ctx, tx, sub.ID, now)
 	})
 	if err != nil {
 		return store.Subscription{}, err

@@ -437,6 +437,7 @@ func TestStripeCancel(t *testing.T) {
 		f := setupStripe(t, st)
 		ctx := context.Background()
 		sub := f.start(t, "fa")
+		f.clock.Set(t0.Add(time.Minute))
 		if _, err := f.svc.Cancel(ctx, "someone", sub.ID); !errors.Is(err, subscription.ErrNotFound) {
 			t.Fatalf("foreign cancel: %v", err)
 		}
@@ -446,6 +447,13 @@ func TestStripeCancel(t *testing.T) {
 		}
 		if c := f.stripe.called("cancel_at_period_end "); len(c) != 1 || c[0] != "cancel_at_period_end sub_stripe_1 sub_cancel_"+sub.ID {
 			t.Fatalf("cancel calls = %v", c)
+		}
+		// An update Stripe sent before the cancel, delivered after it, does
+		// not take the cancel back.
+		f.deliver(t, subscriptionEvent(t, "evt_late", "customer.subscription.updated", t0.Add(30*time.Second), got,
+			stripeSub{status: "trialing", start: t0, end: t0.AddDate(0, 0, 7), price: stripeBasicPrice, amount: 1999}))
+		if s := f.sub(t, sub.ID); !s.CancelAtPeriodEnd || !s.CanceledAt.Valid {
+			t.Fatalf("a late event undid the cancel: %+v", s)
 		}
 		// Stripe's echo of it, and a second click, change nothing more.
 		f.deliver(t, subscriptionEvent(t, "evt_c", "customer.subscription.updated", t0.Add(time.Minute), got,
