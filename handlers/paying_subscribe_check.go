@@ -44,6 +44,15 @@ func (s *Server) payingSubscribeCheck(c echo.Context) error {
 	case subscription.Incomplete:
 		page.Kind, page.Refresh = "pending", 2
 		page.Next = subscribePath(c, "/paying/subscribe/check", url.Values{"s": {sub.ID}})
+		if secret := s.pendingAction(c, sub); secret != "" {
+			// The bank asks the customer to authenticate the first
+			// payment: no refresh (it would cut the bank's window short).
+			page.Kind, page.Refresh = "authenticate", 0
+			page.AbandonAction = subscribePath(c, "/paying/subscribe/abandon", url.Values{"s": {sub.ID}})
+			allowStripe(c)
+			page.Props = subscribeProps{PublishableKey: s.Config.StripePublishableKey, StripeLocale: stripeLocale(state(c).Locale.Tag),
+				Email: user(c).Email, ClientSecret: secret, Messages: t.Messages("subscribe.card.")}
+		}
 	case subscription.Trialing, subscription.Active, subscription.PastDue:
 		page.Kind = "success"
 		page.Plan = t.TD("subscribe.check.plan", map[string]any{"Plan": t.T("subscribe.tier." + s.planTier(c, sub)), "Status": t.T("subscribe.status." + sub.Status)})
@@ -84,6 +93,48 @@ func (s *Server) payingSubscribeCheck(c echo.Context) error {
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
 	return s.render(c, http.StatusOK, views.SubscribeCheckPage(page))
+}
+
+// pendingAction is the client secret of a start's first payment that waits
+// for the customer's authentication, "" when nothing waits for them. The
+// provider is asked on each view; when it cannot answer, the page goes on
+// waiting (and asks again at its next refresh).
+func (s *Server) pendingAction(c echo.Context, sub store.Subscription) string {
+	if s.Subscriptions == nil || !sub.ProviderRef.Valid {
+		return ""
+	}
+	secret, err := s.Subscriptions.PendingAction(c.Request().Context(), user(c).ID, sub.ID)
+	if err != nil {
+		s.Logger.WarnContext(c.Request().Context(), "subscribe: reading a start's pending authentication", "subscription", sub.ID, "err", err)
+		return ""
+	}
+	return secret
+}
+
+// payingSubscribeAbandon serves POST /paying/subscribe/abandon/{p}?s=: the
+// customer failed or closed the bank's authentication of a start's first
+// payment (the check page's island posts it, or they chose another card).
+// The start ends, nothing having been charged, and the form comes back with
+// the reason. A start that was paid after all goes to its check page.
+func (s *Server) payingSubscribeAbandon(c echo.Context) error {
+	sub, err := s.ownSubscription(c, c.QueryParam("s"))
+	if err != nil {
+		return err
+	}
+	if s.Subscriptions == nil {
+		return errSubscribeUnavailable
+	}
+	sub, err = s.Subscriptions.AbandonStart(c.Request().Context(), user(c).ID, sub.ID)
+	switch {
+	case errors.Is(err, subscription.ErrDeclined):
+		if err := s.flash(c, tr(c).T("subscribe.decline.authentication_failed")); err != nil {
+			return err
+		}
+		return c.Redirect(http.StatusSeeOther, subscribePath(c, "/paying/premiumSubscriptions", url.Values{"plan": {sub.PlanID}})+"#subscribe")
+	case err != nil:
+		return err
+	}
+	return c.Redirect(http.StatusSeeOther, subscribePath(c, "/paying/subscribe/check", url.Values{"s": {sub.ID}}))
 }
 
 // planTier is the tier of a subscription's plan ("" when the plan is gone).

@@ -40,12 +40,15 @@ func (s *Server) reportOffer(c echo.Context) (store.Result, time.Time, bool) {
 // provider: Stripe's key and locale, and the first charge as the element
 // shows it.
 type subscribeProps struct {
-	PublishableKey string            `json:"publishableKey"`
-	StripeLocale   string            `json:"stripeLocale"`
-	Amount         int64             `json:"amount"`
-	Currency       string            `json:"currency"`
-	Email          string            `json:"email"`
-	Messages       map[string]string `json:"messages"`
+	PublishableKey string `json:"publishableKey"`
+	StripeLocale   string `json:"stripeLocale"`
+	Amount         int64  `json:"amount"`
+	Currency       string `json:"currency"`
+	Email          string `json:"email"`
+	// ClientSecret is set on the check page of a start whose first
+	// payment waits for 3-D Secure: the island finishes it.
+	ClientSecret string            `json:"clientSecret,omitempty"`
+	Messages     map[string]string `json:"messages"`
 }
 
 // subscribeInput is the subscription form as posted (or sent to the API).

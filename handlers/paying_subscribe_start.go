@@ -112,6 +112,10 @@ func (s *Server) startSubscription(c echo.Context, in subscribeInput, card subsc
 		return live, nil, err
 	case errors.Is(err, subscription.ErrDeclined):
 		return sub, map[string]string{"card": s.declineReason(c, sub)}, nil
+	case errors.Is(err, subscription.ErrActionRequired):
+		// Started, waiting for the bank's authentication, which the check
+		// page asks the customer for.
+		return sub, nil, nil
 	case err != nil:
 		if id, ok := refusalID(err); ok {
 			return store.Subscription{}, map[string]string{"card": id}, nil

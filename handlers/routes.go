@@ -108,6 +108,7 @@ func (s *Server) routes(e *echo.Echo) {
 	get("/paying/premiumSubscriptions/:pair", s.payingSubscribe, s.requirePair, s.requireSubscriber)
 	e.POST("/paying/premiumSubscriptions/:pair", s.payingSubscribePost, s.requirePair, writeLimit, s.requireSubscriber)
 	get("/paying/subscribe/check/:pair", s.payingSubscribeCheck, s.requirePair, s.requireSubscriber)
+	e.POST("/paying/subscribe/abandon/:pair", s.payingSubscribeAbandon, s.requirePair, writeLimit, s.requireSubscriber)
 	get("/paying/upgrade/:pair", s.payingUpgrade, s.requirePair, s.requireSubscriber)
 	e.POST("/paying/upgrade/:pair", s.payingUpgradePost, s.requirePair, writeLimit, s.requireSubscriber)
 	get("/payinsider/:pair", s.payingUpgrade, s.requirePair, s.requireSubscriber)

@@ -6,6 +6,12 @@
 // PaymentMethod (stripe.createPaymentMethod) and posts the form with only
 // that PaymentMethod's id: the card never reaches our server. The server
 // checks everything else and answers as it does without this island.
+//
+// On the check page of a start whose first payment the bank wants
+// authenticated (3-D Secure), the same island, given the payment's client
+// secret, runs stripe.handleNextAction: authenticated, the page reloads and
+// waits for Stripe's word; failed or closed, it posts the page's "use
+// another card" form, which ends the start so another card can be tried.
 import type { StripeElementLocale } from "@stripe/stripe-js";
 import { readProps, type Messages } from "./props";
 
@@ -17,8 +23,35 @@ type Props = {
   amount: number;
   currency: string;
   email: string;
+  /** Set on the check page only: the payment to authenticate. */
+  clientSecret?: string;
   messages: Messages;
 };
+
+async function authenticate(props: Props) {
+  const abandon = document.getElementById("sub-abandon") as HTMLFormElement | null;
+  const status = document.getElementById("sub-auth-status");
+  if (!abandon || !status || !props.clientSecret) return;
+  const t = props.messages;
+  const { loadStripe } = await import("@stripe/stripe-js/pure");
+  const stripe = await loadStripe(props.publishableKey, {
+    locale: (props.stripeLocale || "auto") as StripeElementLocale,
+  }).catch(() => null);
+  if (!stripe) {
+    status.textContent = t.stripe_failed;
+    return;
+  }
+  status.textContent = t.authenticating;
+  const { error } = await stripe.handleNextAction({ clientSecret: props.clientSecret });
+  if (error) {
+    // Nothing was charged: end this start so another card can be tried.
+    status.textContent = error.message || t.auth_failed;
+    abandon.requestSubmit();
+    return;
+  }
+  status.textContent = t.authenticated;
+  window.location.reload();
+}
 
 async function mount(props: Props) {
   const form = document.getElementById("subscribe-form") as HTMLFormElement | null;
@@ -93,4 +126,6 @@ async function mount(props: Props) {
 
 if (document.getElementById("sub-stripe")) {
   void mount(readProps<Props>("subscribe-props"));
+} else if (document.getElementById("sub-abandon")) {
+  void authenticate(readProps<Props>("subscribe-props"));
 }

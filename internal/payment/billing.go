@@ -38,6 +38,9 @@ type Billing interface {
 	// CancelNow ends a subscription at once (a past-due one, or one whose
 	// first charge was declined).
 	CancelNow(ctx context.Context, ref, idempotencyKey string) (BillingSubscription, error)
+	// Subscription reads a subscription as it is now, with what its unpaid
+	// first payment waits for (LatestInvoice.ActionSecret).
+	Subscription(ctx context.Context, ref string) (BillingSubscription, error)
 }
 
 // The events of a Billing provider: what Stripe says about a subscription's
@@ -171,6 +174,17 @@ type BillingInvoice struct {
 	Attempts    int
 	NextAttempt time.Time
 	FailureCode string
+	// ActionSecret is set while the invoice's payment waits for the
+	// customer to authenticate it (3-D Secure): the payment's client
+	// secret, for the provider's script to finish it in the browser. It is
+	// given to the owner's browser only, and never stored.
+	ActionSecret string
+}
+
+// AwaitsAction reports whether a subscription's first payment waits for
+// the customer's authentication.
+func (b BillingSubscription) AwaitsAction() bool {
+	return b.Status == "incomplete" && b.LatestInvoice != nil && b.LatestInvoice.ActionSecret != ""
 }
 
 // Paid reports whether the invoice needs no more money.

@@ -133,13 +133,65 @@ func (s *Stripe) CreateSubscription(ctx context.Context, r SubscriptionRequest) 
 			params.AddInvoiceItems = []*stripe.SubscriptionCreateAddInvoiceItemParams{{Price: stripe.String(r.TrialPriceRef)}}
 		}
 	}
-	params.AddExpand("latest_invoice")
+	params.AddExpand("latest_invoice.payments")
 	params.SetIdempotencyKey(r.IdempotencyKey)
 	sub, err := s.client.V1Subscriptions.Create(ctx, params)
 	if err != nil {
 		return BillingSubscription{}, fmt.Errorf("payment: stripe: create subscription: %w", err)
 	}
-	return billingSubscription(sub), nil
+	return s.withFirstPayment(ctx, sub)
+}
+
+// Subscription reads a Stripe subscription with its latest invoice's
+// payments, and what an unpaid first payment waits for.
+func (s *Stripe) Subscription(ctx context.Context, ref string) (BillingSubscription, error) {
+	if ref == "" {
+		return BillingSubscription{}, errors.New("payment: stripe: read needs a subscription")
+	}
+	params := &stripe.SubscriptionRetrieveParams{}
+	params.AddExpand("latest_invoice.payments")
+	sub, err := s.client.V1Subscriptions.Retrieve(ctx, ref, params)
+	if err != nil {
+		return BillingSubscription{}, fmt.Errorf("payment: stripe: retrieve subscription %s: %w", ref, err)
+	}
+	return s.withFirstPayment(ctx, sub)
+}
+
+// withFirstPayment reads a subscription and, when it is incomplete (its
+// first invoice not paid), asks Stripe for that invoice's PaymentIntent: a
+// payment that waits for the customer's authentication gives its client
+// secret (ActionSecret); a declined one its decline code.
+func (s *Stripe) withFirstPayment(ctx context.Context, sub *stripe.Subscription) (BillingSubscription, error) {
+	out := billingSubscription(sub)
+	if sub.Status != stripe.SubscriptionStatusIncomplete || out.LatestInvoice == nil || out.LatestInvoice.Paid() ||
+		sub.LatestInvoice.Payments == nil {
+		return out, nil
+	}
+	intent := ""
+	for _, p := range sub.LatestInvoice.Payments.Data {
+		if p.Payment != nil && p.Payment.PaymentIntent != nil && p.Payment.PaymentIntent.ID != "" {
+			intent = p.Payment.PaymentIntent.ID
+		}
+	}
+	if intent == "" {
+		return out, nil
+	}
+	pi, err := s.client.V1PaymentIntents.Retrieve(ctx, intent, nil)
+	if err != nil {
+		return BillingSubscription{}, fmt.Errorf("payment: stripe: retrieve payment intent %s: %w", intent, err)
+	}
+	switch pi.Status {
+	case stripe.PaymentIntentStatusRequiresAction, stripe.PaymentIntentStatusRequiresConfirmation:
+		out.LatestInvoice.ActionSecret = pi.ClientSecret
+	default:
+		if e := pi.LastPaymentError; e != nil && out.LatestInvoice.FailureCode == "" {
+			out.LatestInvoice.FailureCode = string(e.DeclineCode)
+			if out.LatestInvoice.FailureCode == "" {
+				out.LatestInvoice.FailureCode = string(e.Code)
+			}
+		}
+	}
+	return out, nil
 }
 
 // UpdateSubscription moves the subscription's one item to another price

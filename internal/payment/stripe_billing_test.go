@@ -131,7 +131,7 @@ func TestStripeMockBillingSubscriptionCalls(t *testing.T) {
 		"proration_behavior":          "none",
 		"default_payment_method":      "pm_1",
 		"metadata[subscription_id]":   "sub_ours",
-		"expand[0]":                   "latest_invoice",
+		"expand[0]":                   "latest_invoice.payments",
 	})
 	if h.Get("Idempotency-Key") != "sub_create_ours" {
 		t.Errorf("create Idempotency-Key = %q", h.Get("Idempotency-Key"))
@@ -179,6 +179,14 @@ func TestStripeMockBillingSubscriptionCalls(t *testing.T) {
 	wantForm(t, "cancel", form, map[string]string{"cancel_at_period_end": "true"})
 	if h.Get("Idempotency-Key") != "sub_cancel_ours" {
 		t.Errorf("cancel Idempotency-Key = %q", h.Get("Idempotency-Key"))
+	}
+
+	if _, err := s.Subscription(ctx, "sub_123"); err != nil {
+		t.Fatalf("Subscription: %v", err)
+	}
+	if r := rec.all()[len(rec.all())-1]; r.method != http.MethodGet || r.path != "/v1/subscriptions/sub_123" ||
+		r.query.Get("expand[0]") != "latest_invoice.payments" {
+		t.Errorf("read sent %s %s?%s", r.method, r.path, r.query.Encode())
 	}
 
 	if _, err := s.CancelNow(ctx, "sub_123", ""); err != nil {

@@ -119,6 +119,9 @@ func (s *Service) finishStart(ctx context.Context, b payment.Billing, sub store.
 		return store.Subscription{}, err
 	}
 	paid := (bs.Status == "trialing" || bs.Status == "active") && (bs.LatestInvoice == nil || bs.LatestInvoice.Paid())
+	if !paid && bs.AwaitsAction() {
+		return s.awaitAction(ctx, sub.ID, bs)
+	}
 	if !paid {
 		return s.endUnpaidStart(ctx, b, sub.ID, bs)
 	}
@@ -203,6 +206,83 @@ func (s *Service) providerPrice(ctx context.Context, b payment.Billing, plan sto
 		return "", err
 	}
 	return ref, nil
+}
+
+// awaitAction keeps a start whose first payment waits for the customer's
+// authentication (3-D Secure): the row stays incomplete, now with the
+// provider's reference, and ErrActionRequired tells the caller to let the
+// customer authenticate (PendingAction gives the browser what it needs).
+// The invoice.paid event then makes it trialing or active; a customer who
+// fails or gives up ends it with AbandonStart, and a start nobody finishes
+// is expired by the provider a day later (incomplete_expired).
+func (s *Service) awaitAction(ctx context.Context, id string, bs payment.BillingSubscription) (store.Subscription, error) {
+	err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		return s.update(ctx, tx, id, func(sub *store.Subscription) ([]mailKind, error) {
+			if !sub.ProviderRef.Valid {
+				sub.ProviderRef = sql.NullString{String: bs.Ref, Valid: true}
+			}
+			return nil, nil
+		})
+	})
+	if err != nil {
+		return store.Subscription{}, err
+	}
+	sub, err := s.Store.GetSubscription(ctx, s.Store.DB, id)
+	if err != nil {
+		return store.Subscription{}, err
+	}
+	return sub, ErrActionRequired
+}
+
+// awaiting is the customer's subscription id when it is a provider's start
+// that may wait for the customer's authentication (incomplete, with the
+// provider's reference), with the provider; ok false for anything else.
+func (s *Service) awaiting(ctx context.Context, customerID, id string) (store.Subscription, payment.Billing, bool, error) {
+	sub, err := s.owned(ctx, customerID, id)
+	if err != nil {
+		return store.Subscription{}, nil, false, err
+	}
+	b, managed := s.managed(sub)
+	ok := managed && Status(sub.Status) == Incomplete && sub.ProviderRef.Valid
+	return sub, b, ok, nil
+}
+
+// PendingAction is the client secret the customer's browser needs to
+// authenticate the first payment of their subscription id, read from the
+// provider now ("" when nothing waits for them: paid, declined, ended).
+func (s *Service) PendingAction(ctx context.Context, customerID, id string) (string, error) {
+	sub, b, ok, err := s.awaiting(ctx, customerID, id)
+	if err != nil || !ok {
+		return "", err
+	}
+	bs, err := b.Subscription(ctx, sub.ProviderRef.String)
+	if err != nil {
+		return "", err
+	}
+	if !bs.AwaitsAction() {
+		return "", nil
+	}
+	return bs.LatestInvoice.ActionSecret, nil
+}
+
+// AbandonStart ends a start whose authentication the customer failed or
+// gave up, so they may try another card at once: the provider's
+// subscription is cancelled and ours expires (ErrDeclined, as a declined
+// card). A start the provider no longer has waiting (it was paid after
+// all, or ended) is left to its events.
+func (s *Service) AbandonStart(ctx context.Context, customerID, id string) (store.Subscription, error) {
+	sub, b, ok, err := s.awaiting(ctx, customerID, id)
+	if err != nil || !ok {
+		return sub, err
+	}
+	bs, err := b.Subscription(ctx, sub.ProviderRef.String)
+	if err != nil {
+		return store.Subscription{}, err
+	}
+	if bs.Status != "incomplete" {
+		return sub, nil
+	}
+	return s.endUnpaidStart(ctx, b, sub.ID, bs)
 }
 
 // endUnpaidStart ends a subscription whose first payment was refused: the

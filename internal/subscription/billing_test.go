@@ -37,6 +37,10 @@ type fakeStripe struct {
 	subs           map[string]payment.BillingSubscription // by idempotency key: a repeated key answers the first
 	declineStart   bool
 	declineUpgrade bool
+	// actionStart: a first payment waits for 3-D Secure; authenticated
+	// then makes Subscription answer it paid.
+	actionStart   bool
+	authenticated bool
 	n              int
 }
 
@@ -99,11 +103,32 @@ func (f *fakeStripe) CreateSubscription(_ context.Context, r payment.Subscriptio
 		bs.Status, bs.PeriodEnd = "trialing", now.AddDate(0, 0, r.TrialDays)
 		bs.TrialEnd = bs.PeriodEnd
 	}
-	if f.declineStart {
+	if f.declineStart || f.actionStart {
 		bs.Status, bs.LatestInvoice.Status = "incomplete", "open"
+	}
+	if f.actionStart {
+		bs.LatestInvoice.ActionSecret = fmt.Sprintf("pi_%d_secret_x", f.n)
 	}
 	f.subs[r.IdempotencyKey] = bs
 	return bs, nil
+}
+
+func (f *fakeStripe) Subscription(_ context.Context, ref string) (payment.BillingSubscription, error) {
+	f.record("read " + ref)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, bs := range f.subs {
+		if bs.Ref != ref {
+			continue
+		}
+		if f.authenticated && bs.AwaitsAction() {
+			inv := *bs.LatestInvoice
+			inv.Status, inv.ActionSecret = "paid", ""
+			bs.Status, bs.LatestInvoice = "trialing", &inv
+		}
+		return bs, nil
+	}
+	return payment.BillingSubscription{}, fmt.Errorf("no subscription %s", ref)
 }
 
 func (f *fakeStripe) UpdateSubscription(_ context.Context, ref string, u payment.SubscriptionUpdate) (payment.BillingSubscription, error) {
@@ -511,6 +536,72 @@ func TestStripeCancel(t *testing.T) {
 			stripeSub{status: "canceled", start: end, end: p2, price: stripeBasicPrice, amount: 1999}))
 		if s := f.sub(t, other.ID); s.Status != "canceled" || f.mails(t, "subscription_ended_unpaid") != 0 {
 			t.Fatalf("after Stripe's deletion: %+v", s)
+		}
+	})
+}
+
+// A first payment the bank wants authenticated (3-D Secure) keeps the
+// start incomplete with Stripe's reference; the browser gets the client
+// secret from PendingAction. Authenticated, the invoice.paid event makes
+// it trialing; failed, AbandonStart ends it at Stripe and here so another
+// card can be tried at once.
+func TestStripeStartAwaitingAuthentication(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		f := setupStripe(t, st)
+		ctx := context.Background()
+		f.stripe.actionStart = true
+		sub, err := f.svc.StartTrial(ctx, f.input("al", payment.SavedCard{Ref: "pm_card_al"}))
+		if !errors.Is(err, subscription.ErrActionRequired) || sub.Status != "incomplete" || sub.ProviderRef.String != "sub_stripe_1" {
+			t.Fatalf("start = %+v, %v", sub, err)
+		}
+		if e := f.tier(t, "al", t0); e.Tier != subscription.TierGuest {
+			t.Fatalf("access before the payment: %+v", e)
+		}
+		if _, err := f.svc.PendingAction(ctx, "someone", sub.ID); !errors.Is(err, subscription.ErrNotFound) {
+			t.Fatalf("another customer's secret: %v", err)
+		}
+		secret, err := f.svc.PendingAction(ctx, "al", sub.ID)
+		if err != nil || secret != "pi_1_secret_x" {
+			t.Fatalf("PendingAction = %q, %v", secret, err)
+		}
+		// A second submit while it waits starts nothing new.
+		if _, err := f.svc.StartTrial(ctx, f.input("al", payment.SavedCard{Ref: "pm_card_al"})); !errors.Is(err, subscription.ErrAlreadySubscribed) {
+			t.Fatalf("second start: %v", err)
+		}
+		// Authenticated: Stripe pays the invoice and says so.
+		f.stripe.authenticated = true
+		if secret, err := f.svc.PendingAction(ctx, "al", sub.ID); err != nil || secret != "" {
+			t.Fatalf("PendingAction after authentication = %q, %v", secret, err)
+		}
+		f.deliver(t, invoiceEvent(t, "evt_auth_paid", "invoice.paid", t0.Add(time.Minute), sub, stripeInvoice{id: "in_first_1",
+			reason: "subscription_create", status: "paid", amount: 149, start: t0, end: t0.AddDate(0, 0, 7), attempts: 1}))
+		if got := f.sub(t, sub.ID); got.Status != "trialing" {
+			t.Fatalf("after the paid invoice: %+v", got)
+		}
+		// Abandoning a paid start changes nothing.
+		if got, err := f.svc.AbandonStart(ctx, "al", sub.ID); err != nil || got.Status != "trialing" || len(f.stripe.called("cancel_now ")) != 0 {
+			t.Fatalf("abandon after payment = %+v, %v", got, err)
+		}
+
+		// Failed: the customer's page gives up on it.
+		f.stripe.authenticated = false
+		other, err := f.svc.StartTrial(ctx, f.input("bea", payment.SavedCard{Ref: "pm_card_bea"}))
+		if !errors.Is(err, subscription.ErrActionRequired) {
+			t.Fatalf("second customer's start: %v", err)
+		}
+		if _, err := f.svc.AbandonStart(ctx, "al", other.ID); !errors.Is(err, subscription.ErrNotFound) {
+			t.Fatalf("abandoning another customer's start: %v", err)
+		}
+		ended, err := f.svc.AbandonStart(ctx, "bea", other.ID)
+		if !errors.Is(err, subscription.ErrDeclined) || ended.Status != "expired" {
+			t.Fatalf("abandon = %+v, %v", ended, err)
+		}
+		if c := f.stripe.called("cancel_now "); len(c) != 1 || c[0] != "cancel_now "+other.ProviderRef.String {
+			t.Fatalf("cancel calls = %v", c)
+		}
+		f.stripe.actionStart = false
+		if again, err := f.svc.StartTrial(ctx, f.input("bea", payment.SavedCard{Ref: "pm_card_bea2"})); err != nil || again.Status != "trialing" {
+			t.Fatalf("another card after giving up = %+v, %v", again, err)
 		}
 	})
 }

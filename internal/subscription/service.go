@@ -61,6 +61,10 @@ var (
 	// now.
 	ErrTrialUsed    = apperr.BadRequest("sub.trial_used", nil)
 	ErrNotRecurring = errors.New("subscription: the payment provider cannot charge a saved method")
+	// ErrActionRequired answers a start whose first payment waits for the
+	// customer's authentication (3-D Secure) with the subscription, still
+	// incomplete: see PendingAction and AbandonStart.
+	ErrActionRequired = errors.New("subscription: the first payment waits for the customer's authentication")
 )
 
 func (s *Service) retryDelays() []time.Duration {
