@@ -57,6 +57,9 @@ func TestSubscribeTrialThenUpgrade(t *testing.T) {
 	p.click("agree", "the agreement box")
 	p.click("register-form-submit", "the register button")
 	p.waitVisible("subscribe-landing", "the landing again after registering")
+	if !evaluate[bool](p, `!!document.querySelector('[data-testid=nav-menu] a[href="/userCenter/home"]') && !document.querySelector('[data-testid=nav-menu] a[href="/user/login"]')`) {
+		t.Errorf("a signed-in user's menu offers to log in instead of their account")
+	}
 	if !evaluate[bool](p, `document.querySelector('[data-testid=option-basic-weekly]').getAttribute('aria-current') === 'true'`) {
 		t.Errorf("the basic plan chosen on the scheme page is not selected")
 	}
