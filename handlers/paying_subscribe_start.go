@@ -95,6 +95,13 @@ func (s *Server) startSubscription(c echo.Context, in subscribeInput, card subsc
 	if len(errs) > 0 {
 		return store.Subscription{}, errs, nil
 	}
+	// Each card tried counts against the account, from any address: a
+	// stolen-card tester gets a few tries, not a list's worth.
+	if ok, err := s.cardAttempts.Allow("user:" + u.ID); err != nil {
+		return store.Subscription{}, nil, err
+	} else if !ok {
+		return store.Subscription{}, map[string]string{"card": "subscribe.error.too_many_cards"}, nil
+	}
 	saved, err := s.saveCard(c, method)
 	if err != nil {
 		return store.Subscription{}, nil, err

@@ -24,6 +24,7 @@ import (
 	"selfmap/internal/ogimage"
 	"selfmap/internal/pagecache"
 	"selfmap/internal/pdf"
+	"selfmap/internal/ratelimit"
 	"selfmap/internal/report"
 	"selfmap/internal/result"
 	"selfmap/internal/retrieve"
@@ -85,6 +86,9 @@ type Server struct {
 	http   *httpMetrics
 	// landingCSS is the stylesheet of the home and landing pages.
 	landingCSS string
+	// cardAttempts limits the cards one account may try to subscribe
+	// with, wherever it connects from (card testing).
+	cardAttempts *ratelimit.Store
 }
 
 // New builds the router with its middleware and every route.
@@ -102,6 +106,11 @@ func New(d Deps) (*echo.Echo, error) {
 	}
 	s.http = m
 	s.landingCSS = d.Assets.URL("static/css/landing.css")
+	// Five cards at once, then one every ten minutes, per account.
+	scale := d.Config.RateLimitScale
+	if s.cardAttempts, err = ratelimit.New(d.Store, ratelimit.Limit{Name: "card", Rate: scale / 600, Burst: max(1, int(5*scale))}, time.Now); err != nil {
+		return nil, fmt.Errorf("handlers: card attempt limit: %w", err)
+	}
 
 	e := echo.New()
 	e.HideBanner = true

@@ -275,6 +275,37 @@ func TestSubscribeTrialOnlyOnce(t *testing.T) {
 	})
 }
 
+// An account may try five cards, then one every ten minutes, whatever
+// address it comes from: a card tester gets a few tries, not a list's
+// worth. The refused try reaches no payment provider.
+func TestSubscribeCardAttemptsPerAccount(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		e := newServer(t, s)
+		b := newBrowser(t, e)
+		b.register("tess@example.com")
+		id := userID(t, s, "tess@example.com")
+		for i := range 5 {
+			if rec := b.subscribePost(landingPage, subscribeForm("basic-weekly", "trial", "4000 0000 0000 0002")); rec.Code != http.StatusPaymentRequired {
+				t.Fatalf("declined card %d: %d %.400s", i+1, rec.Code, text(rec))
+			}
+		}
+		rec := b.subscribePost(landingPage, subscribeForm("basic-weekly", "trial", "4242 4242 4242 4242"))
+		if body := text(rec); rec.Code == http.StatusSeeOther || !strings.Contains(body, "Too many cards were tried on this account") ||
+			!strings.Contains(body, `value="Ada Lovelace"`) {
+			t.Fatalf("sixth card: %d %.600s", rec.Code, body)
+		}
+		if subs := liveSubs(t, s, id); len(subs) != 5 {
+			t.Fatalf("%d subscriptions after the refused try, want the 5 declined", len(subs))
+		}
+		// Another account is not held back by this one.
+		other := newBrowser(t, e)
+		other.register("ulla@example.com")
+		if rec := other.subscribePost(landingPage, subscribeForm("basic-weekly", "trial", "4242 4242 4242 4242")); rec.Code != http.StatusSeeOther {
+			t.Fatalf("another account: %d %.400s", rec.Code, text(rec))
+		}
+	})
+}
+
 // A declined card keeps the form with the bank's reason; no access is
 // given and another card then works. Pay now with a promo charges the
 // discounted plan price.
