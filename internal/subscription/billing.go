@@ -216,10 +216,25 @@ func (s *Service) providerPrice(ctx context.Context, b payment.Billing, plan sto
 // fails or gives up ends it with AbandonStart, and a start nobody finishes
 // is expired by the provider a day later (incomplete_expired).
 func (s *Service) awaitAction(ctx context.Context, id string, bs payment.BillingSubscription) (store.Subscription, error) {
+	sub, err := s.settleStart(ctx, id, bs.Ref, false)
+	if err != nil {
+		return store.Subscription{}, err
+	}
+	return sub, ErrActionRequired
+}
+
+// settleStart records the provider's reference of an unpaid start (when it
+// gave one) and, with expire, ends the row if it is still incomplete; it
+// answers the row as it now is.
+func (s *Service) settleStart(ctx context.Context, id, ref string, expire bool) (store.Subscription, error) {
+	now := s.now()
 	err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
 		return s.update(ctx, tx, id, func(sub *store.Subscription) ([]mailKind, error) {
-			if !sub.ProviderRef.Valid {
-				sub.ProviderRef = sql.NullString{String: bs.Ref, Valid: true}
+			if ref != "" && !sub.ProviderRef.Valid {
+				sub.ProviderRef = sql.NullString{String: ref, Valid: true}
+			}
+			if expire && Status(sub.Status) == Incomplete {
+				sub.Status, sub.EndedAt = string(Expired), sql.NullTime{Time: now, Valid: true}
 			}
 			return nil, nil
 		})
@@ -227,11 +242,7 @@ func (s *Service) awaitAction(ctx context.Context, id string, bs payment.Billing
 	if err != nil {
 		return store.Subscription{}, err
 	}
-	sub, err := s.Store.GetSubscription(ctx, s.Store.DB, id)
-	if err != nil {
-		return store.Subscription{}, err
-	}
-	return sub, ErrActionRequired
+	return s.Store.GetSubscription(ctx, s.Store.DB, id)
 }
 
 // awaiting is the customer's subscription id when it is a provider's start
@@ -294,22 +305,7 @@ func (s *Service) endUnpaidStart(ctx context.Context, b payment.Billing, id stri
 			s.Logger.WarnContext(ctx, "subscription: cancel of an unpaid start at the provider", "subscription", id, "ref", bs.Ref, "err", err)
 		}
 	}
-	now := s.now()
-	err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
-		return s.update(ctx, tx, id, func(sub *store.Subscription) ([]mailKind, error) {
-			if bs.Ref != "" && !sub.ProviderRef.Valid {
-				sub.ProviderRef = sql.NullString{String: bs.Ref, Valid: true}
-			}
-			if Status(sub.Status) == Incomplete {
-				sub.Status, sub.EndedAt = string(Expired), sql.NullTime{Time: now, Valid: true}
-			}
-			return nil, nil
-		})
-	})
-	if err != nil {
-		return store.Subscription{}, err
-	}
-	sub, err := s.Store.GetSubscription(ctx, s.Store.DB, id)
+	sub, err := s.settleStart(ctx, id, bs.Ref, true)
 	if err != nil {
 		return store.Subscription{}, err
 	}
