@@ -41,7 +41,7 @@ type fakeStripe struct {
 	// then makes Subscription answer it paid.
 	actionStart   bool
 	authenticated bool
-	n              int
+	n             int
 }
 
 func newFakeStripe(now func() time.Time) *fakeStripe {
