@@ -245,9 +245,9 @@ func (s *Service) settleStart(ctx context.Context, id, ref string, expire bool) 
 	return s.Store.GetSubscription(ctx, s.Store.DB, id)
 }
 
-// awaiting is the customer's subscription id when it is a provider's start
-// that may wait for the customer's authentication (incomplete, with the
-// provider's reference), with the provider; ok false for anything else.
+// awaiting reads the customer's subscription id and its provider; ok is
+// true when it is a provider's start that may wait for the customer's
+// authentication (incomplete, with the provider's reference).
 func (s *Service) awaiting(ctx context.Context, customerID, id string) (store.Subscription, payment.Billing, bool, error) {
 	sub, err := s.owned(ctx, customerID, id)
 	if err != nil {
@@ -279,8 +279,9 @@ func (s *Service) PendingAction(ctx context.Context, customerID, id string) (str
 // AbandonStart ends a start whose authentication the customer failed or
 // gave up, so they may try another card at once: the provider's
 // subscription is cancelled and ours expires (ErrDeclined, as a declined
-// card). A start the provider no longer has waiting (it was paid after
-// all, or ended) is left to its events.
+// card). Only a first payment that still waits for the customer, or that
+// failed, is given up: one the provider is processing or has paid, or a
+// start it ended, is left to its events.
 func (s *Service) AbandonStart(ctx context.Context, customerID, id string) (store.Subscription, error) {
 	sub, b, ok, err := s.awaiting(ctx, customerID, id)
 	if err != nil || !ok {
@@ -290,7 +291,8 @@ func (s *Service) AbandonStart(ctx context.Context, customerID, id string) (stor
 	if err != nil {
 		return store.Subscription{}, err
 	}
-	if bs.Status != "incomplete" {
+	failed := bs.Status == "incomplete" && bs.LatestInvoice != nil && bs.LatestInvoice.FailureCode != ""
+	if !bs.AwaitsAction() && !failed {
 		return sub, nil
 	}
 	return s.endUnpaidStart(ctx, b, sub.ID, bs)

@@ -41,6 +41,7 @@ type fakeStripe struct {
 	// then makes Subscription answer it paid.
 	actionStart   bool
 	authenticated bool
+	processing    bool // the authenticated payment is not settled yet
 	n             int
 }
 
@@ -120,6 +121,11 @@ func (f *fakeStripe) Subscription(_ context.Context, ref string) (payment.Billin
 	for _, bs := range f.subs {
 		if bs.Ref != ref {
 			continue
+		}
+		if f.processing && bs.AwaitsAction() {
+			inv := *bs.LatestInvoice
+			inv.ActionSecret = ""
+			bs.LatestInvoice = &inv
 		}
 		if f.authenticated && bs.AwaitsAction() {
 			inv := *bs.LatestInvoice
@@ -592,6 +598,12 @@ func TestStripeStartAwaitingAuthentication(t *testing.T) {
 		if _, err := f.svc.AbandonStart(ctx, "al", other.ID); !errors.Is(err, subscription.ErrNotFound) {
 			t.Fatalf("abandoning another customer's start: %v", err)
 		}
+		// A payment Stripe is still settling is not given up.
+		f.stripe.processing = true
+		if got, err := f.svc.AbandonStart(ctx, "bea", other.ID); err != nil || got.Status != "incomplete" || len(f.stripe.called("cancel_now ")) != 0 {
+			t.Fatalf("abandon while processing = %+v, %v", got, err)
+		}
+		f.stripe.processing = false
 		ended, err := f.svc.AbandonStart(ctx, "bea", other.ID)
 		if !errors.Is(err, subscription.ErrDeclined) || ended.Status != "expired" {
 			t.Fatalf("abandon = %+v, %v", ended, err)
