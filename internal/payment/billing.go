@@ -126,6 +126,8 @@ type SubscriptionUpdate struct {
 // BillingSubscription is a subscription as the provider sees it.
 type BillingSubscription struct {
 	Ref string
+	// CustomerRef is the provider's customer the subscription bills.
+	CustomerRef string
 	// SubscriptionID is ours, from the metadata ("" for a subscription
 	// Selfmap did not create).
 	SubscriptionID string
@@ -152,6 +154,8 @@ type BillingSubscription struct {
 type BillingInvoice struct {
 	Ref             string
 	SubscriptionRef string
+	// CustomerRef is the provider's customer the invoice bills.
+	CustomerRef string
 	// SubscriptionID is ours, from the subscription's metadata.
 	SubscriptionID string
 	// Status is the provider's: draft, open, paid, uncollectible, void.

@@ -292,6 +292,9 @@ func billingSubscription(sub *stripe.Subscription) BillingSubscription {
 		EndedAt:           unixTime(sub.EndedAt),
 		Pending:           sub.PendingUpdate != nil,
 	}
+	if sub.Customer != nil {
+		out.CustomerRef = sub.Customer.ID
+	}
 	if sub.Items != nil && len(sub.Items.Data) > 0 {
 		it := sub.Items.Data[0]
 		out.PeriodStart, out.PeriodEnd = unixTime(it.CurrentPeriodStart), unixTime(it.CurrentPeriodEnd)
@@ -323,6 +326,9 @@ func billingInvoice(in *stripe.Invoice) BillingInvoice {
 		Currency:      strings.ToUpper(string(in.Currency)),
 		Attempts:      int(in.AttemptCount),
 		NextAttempt:   unixTime(in.NextPaymentAttempt),
+	}
+	if in.Customer != nil {
+		out.CustomerRef = in.Customer.ID
 	}
 	out.Amount = fromStripeAmount(in.AmountDue, out.Currency)
 	if in.Status == stripe.InvoiceStatusPaid {

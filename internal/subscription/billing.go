@@ -413,12 +413,12 @@ func (s *Service) Receive(ctx context.Context, payload []byte, header http.Heade
 // subscription (Stripe does not promise order) changes no state, though a
 // paid invoice is still recorded with its receipt.
 func (s *Service) ApplyEvent(ctx context.Context, ev payment.Event) error {
-	var subID, ref string
+	var subID, ref, customer string
 	switch {
 	case ev.Invoice != nil:
-		subID, ref = ev.Invoice.SubscriptionID, ev.Invoice.SubscriptionRef
+		subID, ref, customer = ev.Invoice.SubscriptionID, ev.Invoice.SubscriptionRef, ev.Invoice.CustomerRef
 	case ev.Subscription != nil:
-		subID, ref = ev.Subscription.SubscriptionID, ev.Subscription.Ref
+		subID, ref, customer = ev.Subscription.SubscriptionID, ev.Subscription.Ref, ev.Subscription.CustomerRef
 	default:
 		return fmt.Errorf("subscription: event %s (%s) carries no invoice or subscription", ev.ID, ev.Kind)
 	}
@@ -442,6 +442,20 @@ func (s *Service) ApplyEvent(ctx context.Context, ev payment.Event) error {
 		}
 		if err != nil {
 			return err
+		}
+		if !sub.ProviderRef.Valid {
+			// Not bound to a Stripe subscription yet (its start was never
+			// answered): only an event billing this customer's Stripe
+			// customer may bind it.
+			mine, err := s.Store.StripeCustomer(ctx, sub.CustomerID)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+			if customer == "" || customer != mine {
+				s.Logger.WarnContext(ctx, "subscription: event for an unbound subscription from another customer", "event", ev.ID,
+					"subscription", subID, "customer", customer)
+				return nil
+			}
 		}
 		switch ev.Kind {
 		case payment.EventInvoicePaid, payment.EventInvoiceFailed:

@@ -204,6 +204,7 @@ type stripeInvoice struct {
 	start, end         time.Time
 	attempts           int
 	next               time.Time
+	customer           string // the Stripe customer billed; "" for none
 }
 
 func invoiceEvent(t *testing.T, evID, typ string, created time.Time, sub store.Subscription, in stripeInvoice) []byte {
@@ -219,6 +220,9 @@ func invoiceEvent(t *testing.T, evID, typ string, created time.Time, sub store.S
 			"subscription": sub.ProviderRef.String, "metadata": map[string]any{"subscription_id": sub.ID}}},
 		"lines": map[string]any{"object": "list", "data": []any{map[string]any{"id": "il_" + in.id, "object": "line_item",
 			"amount": in.amount, "currency": "usd", "period": map[string]any{"start": in.start.Unix(), "end": in.end.Unix()}}}},
+	}
+	if in.customer != "" {
+		obj["customer"] = in.customer
 	}
 	if in.price != "" {
 		line := obj["lines"].(map[string]any)["data"].([]any)[0].(map[string]any)
@@ -791,8 +795,19 @@ func TestStripeLostStartBoundByItsInvoice(t *testing.T) {
 		}
 		sub := subs[0]
 		sub.ProviderRef.String = "sub_stripe_lb"
+		customer, err := st.StripeCustomer(ctx, "lb")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// An event naming our row but billing someone else's Stripe
+		// customer (another app on the account) does not bind it.
+		f.deliver(t, invoiceEvent(t, "evt_lb_other", "invoice.paid", f.clock.Now(), sub, stripeInvoice{id: "in_other", reason: "subscription_create",
+			status: "paid", amount: 149, start: f.clock.Now(), end: f.clock.Now().AddDate(0, 0, 7), customer: "cus_someone_else"}))
+		if got, err := st.GetSubscription(ctx, st.DB, sub.ID); err != nil || got.Status != "incomplete" || got.ProviderRef.Valid {
+			t.Fatalf("after another customer's invoice: %s ref %q, %v", got.Status, got.ProviderRef.String, err)
+		}
 		f.deliver(t, invoiceEvent(t, "evt_lb_paid", "invoice.paid", f.clock.Now(), sub, stripeInvoice{id: "in_lb", reason: "subscription_create",
-			status: "paid", amount: 149, start: f.clock.Now(), end: f.clock.Now().AddDate(0, 0, 7)}))
+			status: "paid", amount: 149, start: f.clock.Now(), end: f.clock.Now().AddDate(0, 0, 7), customer: customer}))
 		got, err := st.GetSubscription(ctx, st.DB, sub.ID)
 		if err != nil || got.Status != "trialing" || got.ProviderRef.String != "sub_stripe_lb" {
 			t.Fatalf("after the paid invoice: %s ref %q, %v", got.Status, got.ProviderRef.String, err)
