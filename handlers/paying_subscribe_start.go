@@ -65,7 +65,7 @@ func (s *Server) startSubscription(c echo.Context, in subscribeInput, card subsc
 		errs["mode"] = "subscribe.error.mode"
 	case !payNow && s.offerClosed(c):
 		errs["mode"] = "subscribe.error.offer_closed"
-	case !payNow && plan.TrialDays > 0:
+	case !payNow && plan.TrialDays > 0 && plan.TrialPrice.Valid:
 		used, err := s.Store.HadTrial(ctx, u.ID, u.Email)
 		if err != nil {
 			return store.Subscription{}, nil, err
