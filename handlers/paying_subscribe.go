@@ -58,7 +58,7 @@ func planCard(t *i18n.Translator, p store.PricedPlan) views.PlanCard {
 	if days := periodDays(p); days > 0 {
 		card.PerDay = t.TD("subscribe.per_day", map[string]any{"Price": mustFormat((p.Price+int64(days)/2)/int64(days), p.Currency)})
 	}
-	if p.TrialDays > 0 && p.TrialPrice.Valid {
+	if p.HasTrial() {
 		card.Trial = true
 		card.Headline = t.TN("subscribe.trial", p.TrialDays, map[string]any{"Price": mustFormat(p.TrialPrice.Int64, p.Currency)})
 		card.Then = t.TD("subscribe.then", map[string]any{"Every": every})

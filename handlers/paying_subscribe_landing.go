@@ -135,10 +135,12 @@ func (s *Server) renderSubscribe(c echo.Context, status int, in subscribeInput, 
 			page.Testimonials = append(page.Testimonials, views.Testimonial{Name: r.Name, Type: r.TypeCode, Text: r.Content})
 		}
 	}
+	offerClosed := false
 	if r, deadline, ok := s.reportOffer(c); ok {
 		now := time.Now()
+		offerClosed = !now.Before(deadline)
 		cd := &views.Countdown{Type: r.ResultCode, Deadline: deadline.UTC().Format("2006-01-02 15:04 UTC"),
-			DateTime: deadline.UTC().Format(time.RFC3339), Closed: !now.Before(deadline)}
+			DateTime: deadline.UTC().Format(time.RFC3339), Closed: offerClosed}
 		if left := deadline.Sub(now); left > 0 {
 			cd.Remaining = t.TD("subscribe.countdown.left", map[string]any{"Hours": int(left.Hours()), "Minutes": int(left.Minutes()) % 60})
 		}
@@ -153,14 +155,13 @@ func (s *Server) renderSubscribe(c echo.Context, status int, in subscribeInput, 
 	f := views.SubscribeForm{Action: subscribePath(c, "/paying/premiumSubscriptions", nil) + "#subscribe", PromoHref: subscribePath(c, "/paying/premiumSubscriptions", nil),
 		PlanID: chosen.ID, Plans: cards, Promo: in.Promo, Agreed: in.Agreed, Name: in.Name, Postal: in.Postal, Expiry: in.Expiry, Errors: errs,
 		Stripe: s.Checkout.Provider.Name() == "stripe", TermsHref: st.LocalPath(legalPath("subscription-terms", pair(c).String()))}
-	hasTrial := chosen.TrialDays > 0 && chosen.TrialPrice.Valid
 	used := false
-	if hasTrial {
+	if chosen.HasTrial() {
 		if used, err = s.Store.HadTrial(ctx, user(c).ID, user(c).Email); err != nil {
 			return err
 		}
 	}
-	f.Trial, f.TrialUsed = hasTrial && !used && !s.offerClosed(c), used
+	f.Trial, f.TrialUsed = chosen.HasTrial() && !used && !offerClosed, used
 	var promo *store.PlanPromo
 	if f.Stripe {
 		// Stripe bills its own prices: no promo code is offered or priced.

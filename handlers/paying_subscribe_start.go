@@ -65,14 +65,6 @@ func (s *Server) startSubscription(c echo.Context, in subscribeInput, card subsc
 		errs["mode"] = "subscribe.error.mode"
 	case !payNow && s.offerClosed(c):
 		errs["mode"] = "subscribe.error.offer_closed"
-	case !payNow && plan.TrialDays > 0 && plan.TrialPrice.Valid:
-		used, err := s.Store.HadTrial(ctx, u.ID, u.Email)
-		if err != nil {
-			return store.Subscription{}, nil, err
-		}
-		if used {
-			errs["mode"] = "sub.trial_used"
-		}
 	}
 	if !in.Agreed {
 		errs["terms"] = "subscribe.error.terms"
@@ -119,6 +111,9 @@ func (s *Server) startSubscription(c echo.Context, in subscribeInput, card subsc
 		return live, nil, err
 	case errors.Is(err, subscription.ErrDeclined):
 		return sub, map[string]string{"card": s.declineReason(c, sub)}, nil
+	case errors.Is(err, subscription.ErrTrialUsed):
+		// Not offered on the form; sent anyway (an old tab, the API).
+		return store.Subscription{}, map[string]string{"mode": "sub.trial_used"}, nil
 	case errors.Is(err, subscription.ErrActionRequired):
 		// Started, waiting for the bank's authentication, which the check
 		// page asks the customer for.

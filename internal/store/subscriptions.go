@@ -32,6 +32,10 @@ type PricedPlan struct {
 	TrialPrice sql.NullInt64 `db:"trial_price"`
 }
 
+// HasTrial reports whether the plan starts with a paid trial at this price:
+// trial days and a trial price.
+func (p PricedPlan) HasTrial() bool { return p.TrialDays > 0 && p.TrialPrice.Valid }
+
 const pricedPlanColumns = `p.id, p.tier, p.title, p.time_unit, p.billing_interval, p.period, p.trial_days, p.sort, p.active,
 	pp.country, pp.currency, pp.price, pp.trial_price`
 

@@ -53,7 +53,7 @@ func FindPromo(ctx context.Context, st *store.Store, code, planID string) (*stor
 // given. A promo outside its dates answers ErrPromoExpired.
 func FirstCharge(plan store.PricedPlan, promo *store.PlanPromo, payNow bool, now time.Time) (Quote, error) {
 	q := Quote{PlanID: plan.ID, Currency: plan.Currency, List: plan.Price}
-	if !payNow && plan.TrialDays > 0 && plan.TrialPrice.Valid {
+	if !payNow && plan.HasTrial() {
 		q.Trial, q.List = true, plan.TrialPrice.Int64
 	}
 	q.Amount = q.List

@@ -158,7 +158,7 @@ func (s *Service) start(ctx context.Context, in StartInput, payNow bool) (store.
 	now := s.now()
 	kind, amount, end := KindPayNow, plan.Price, time.Time{}
 	trialEnd := sql.NullTime{}
-	if !payNow && plan.TrialDays > 0 && plan.TrialPrice.Valid {
+	if !payNow && plan.HasTrial() {
 		used, err := s.Store.HadTrial(ctx, in.CustomerID, email)
 		if err != nil {
 			return store.Subscription{}, err
