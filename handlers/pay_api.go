@@ -91,10 +91,7 @@ func (s *Server) sandboxConfirm(c echo.Context) error {
 		return err
 	}
 	number, errs := req.CardInput.Check(s.Checkout.Now())
-	digits := 3
-	if payment.Brand(number) == "amex" {
-		digits = 4
-	}
+	digits := payment.CVCLength(number)
 	for _, field := range []string{"number", "expiry", "cvc", "name", "postalCode"} {
 		if id := errs[field]; id != "" {
 			return &apperr.Error{Status: 400, ID: id, Data: map[string]any{"Field": field, "Digits": digits}}

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/apperr"
+	"selfmap/internal/payment"
 	"selfmap/internal/store"
 	"selfmap/internal/subscription"
 )
@@ -95,7 +96,7 @@ func (s *Server) apiSubscribeCreate(c echo.Context) error {
 	}
 	for _, field := range []string{"plan", "mode", "terms", "promo", "number", "expiry", "cvc", "name", "postalCode"} {
 		if id := errs[field]; id != "" {
-			return &apperr.Error{Status: http.StatusBadRequest, ID: id, Data: map[string]any{"Field": field}}
+			return &apperr.Error{Status: http.StatusBadRequest, ID: id, Data: map[string]any{"Field": field, "Digits": payment.CVCLength(req.Number)}}
 		}
 	}
 	if id := errs["card"]; id != "" {

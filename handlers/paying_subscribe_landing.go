@@ -57,6 +57,9 @@ type subscribeInput struct {
 	Agreed              bool
 	Name, Postal        string
 	Expiry              string
+	// CVCDigits is how long the typed card's security code should be,
+	// for the message that says so (the number itself is not kept).
+	CVCDigits int
 }
 
 // payingSubscribe serves /paying/premiumSubscriptions/{p}: why subscribe,
@@ -73,7 +76,8 @@ func (s *Server) payingSubscribe(c echo.Context) error {
 // was typed (never the card number or code) and a message per field.
 func (s *Server) payingSubscribePost(c echo.Context) error {
 	in := subscribeInput{PlanID: c.FormValue("plan"), Mode: c.FormValue("mode"), Promo: subscription.NormalizePromo(c.FormValue("promo")),
-		Agreed: c.FormValue("agree") != "", Name: c.FormValue("name"), Postal: c.FormValue("postal"), Expiry: c.FormValue("expiry")}
+		Agreed: c.FormValue("agree") != "", Name: c.FormValue("name"), Postal: c.FormValue("postal"), Expiry: c.FormValue("expiry"),
+		CVCDigits: payment.CVCLength(c.FormValue("number"))}
 	card := subscribeCard{Number: c.FormValue("number"), Expiry: in.Expiry, CVC: c.FormValue("cvc"), Name: in.Name, Postal: in.Postal,
 		PaymentMethod: c.FormValue("payment_method")}
 	sub, errs, err := s.startSubscription(c, in, card)
@@ -154,7 +158,8 @@ func (s *Server) renderSubscribe(c echo.Context, status int, in subscribeInput, 
 	// The form's answer opens at the form (a refusal is read where it is).
 	f := views.SubscribeForm{Action: subscribePath(c, "/paying/premiumSubscriptions", nil) + "#subscribe", PromoHref: subscribePath(c, "/paying/premiumSubscriptions", nil),
 		PlanID: chosen.ID, Plans: cards, Promo: in.Promo, Agreed: in.Agreed, Name: in.Name, Postal: in.Postal, Expiry: in.Expiry, Errors: errs,
-		Stripe: s.Checkout.Provider.Name() == "stripe", TermsHref: st.LocalPath(legalPath("subscription-terms", pair(c).String()))}
+		CVCDigits: in.CVCDigits,
+		Stripe:    s.Checkout.Provider.Name() == "stripe", TermsHref: st.LocalPath(legalPath("subscription-terms", pair(c).String()))}
 	used := false
 	if chosen.HasTrial() {
 		if used, err = s.Store.HadTrial(ctx, user(c).ID, user(c).Email); err != nil {

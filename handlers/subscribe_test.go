@@ -135,6 +135,9 @@ func TestSubscribeFormRefusals(t *testing.T) {
 				"This promo code does not exist for this plan."},
 			{"bad number", landingPage, func(f url.Values) { f.Set("number", "4242 4242 4242 4241") }, "number", ""},
 			{"bad expiry", landingPage, func(f url.Values) { f.Set("expiry", "13/30") }, "expiry", ""},
+			{"short code", landingPage, func(f url.Values) { f.Set("cvc", "12") }, "cvc", "Enter 3 digits."},
+			{"short amex code fr", "/fr" + landingPage, func(f url.Values) { f.Set("number", "3782 822463 10005"); f.Set("cvc", "123") }, "cvc",
+				"Saisissez 4\u00a0chiffres."},
 			{"unknown plan", landingPage, func(f url.Values) { f.Set("plan", "gold") }, "plan", "Please choose a plan."},
 			{"no mode", landingPage, func(f url.Values) { f.Del("mode") }, "mode", ""},
 		} {

@@ -63,6 +63,16 @@ func Luhn(digits string) bool {
 	return sum%10 == 0
 }
 
+// CVCLength is how many digits the security code of a card number has:
+// four for American Express, three for the others. Messages about the code
+// say it ({{.Digits}}).
+func CVCLength(number string) int {
+	if Brand(strings.NewReplacer(" ", "", "-", "").Replace(number)) == "amex" {
+		return 4
+	}
+	return 3
+}
+
 // Check validates a card form the way the card island does, so a forged
 // request gets the same answers: it returns the cleaned number and a message
 // id per invalid field.
@@ -86,11 +96,7 @@ func (c CardInput) Check(now time.Time) (string, map[string]string) {
 	if month < 1 || month > 12 || !now.Before(expiry) || year > now.Year()+20 {
 		errs["expiry"] = "checkout.invalid_expiry"
 	}
-	cvcLen := 3
-	if brand == "amex" {
-		cvcLen = 4
-	}
-	if len(c.CVC) != cvcLen || strings.Trim(c.CVC, "0123456789") != "" {
+	if len(c.CVC) != CVCLength(number) || strings.Trim(c.CVC, "0123456789") != "" {
 		errs["cvc"] = "checkout.invalid_cvc"
 	}
 	if strings.TrimSpace(c.Name) == "" || len(c.Name) > 100 {
