@@ -51,14 +51,15 @@ func subscribePath(c echo.Context, screen string, q url.Values) string {
 
 // planCard words a plan's prices: its first charge, what follows and the
 // price per day (the period's price over its days, rounded to the cent).
-func planCard(t *i18n.Translator, p store.PricedPlan) views.PlanCard {
+// trial is whether the visitor is offered the plan's trial.
+func planCard(t *i18n.Translator, p store.PricedPlan, trial bool) views.PlanCard {
 	price := mustFormat(p.Price, p.Currency)
 	every := t.TN("subscribe.every."+p.TimeUnit, p.Period, map[string]any{"Price": price})
 	card := views.PlanCard{ID: p.ID, Tier: p.Tier, Title: t.T("subscribe.tier." + p.Tier), Headline: every}
 	if days := periodDays(p); days > 0 {
 		card.PerDay = t.TD("subscribe.per_day", map[string]any{"Price": mustFormat((p.Price+int64(days)/2)/int64(days), p.Currency)})
 	}
-	if p.HasTrial() {
+	if trial && p.HasTrial() {
 		card.Trial = true
 		card.Headline = t.TN("subscribe.trial", p.TrialDays, map[string]any{"Price": mustFormat(p.TrialPrice.Int64, p.Currency)})
 		card.Then = t.TD("subscribe.then", map[string]any{"Every": every})
@@ -78,8 +79,9 @@ func periodDays(p store.PricedPlan) int {
 }
 
 // subscribePlans lists the plans priced for the visitor, selected marks
-// the chosen one (the first when none is).
-func (s *Server) subscribePlans(c echo.Context, selected string) ([]views.PlanCard, []store.PricedPlan, error) {
+// the chosen one (the first when none is); trial is whether their trials
+// are offered.
+func (s *Server) subscribePlans(c echo.Context, selected string, trial bool) ([]views.PlanCard, []store.PricedPlan, error) {
 	plans, err := s.Store.ListPlans(c.Request().Context(), s.subscribeCountry(c))
 	if err != nil {
 		return nil, nil, err
@@ -88,7 +90,7 @@ func (s *Server) subscribePlans(c echo.Context, selected string) ([]views.PlanCa
 	cards := make([]views.PlanCard, 0, len(plans))
 	found := false
 	for _, p := range plans {
-		card := planCard(t, p)
+		card := planCard(t, p, trial)
 		card.Href = subscribePath(c, "/paying/premiumSubscriptions", url.Values{"plan": {p.ID}}) + "#subscribe"
 		card.Selected = p.ID == selected
 		found = found || card.Selected
@@ -103,7 +105,7 @@ func (s *Server) subscribePlans(c echo.Context, selected string) ([]views.PlanCa
 // payingScheme serves /paying/scheme/{p}: the plans and their prices for
 // the visitor's country, each with its button to start.
 func (s *Server) payingScheme(c echo.Context) error {
-	cards, _, err := s.subscribePlans(c, "")
+	cards, _, err := s.subscribePlans(c, "", true)
 	if err != nil {
 		return err
 	}

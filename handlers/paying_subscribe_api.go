@@ -44,7 +44,7 @@ func (s *Server) apiPlanList(c echo.Context) error {
 	t := tr(c)
 	out := make([]apiPlan, 0, len(plans))
 	for _, p := range plans {
-		card := planCard(t, p)
+		card := planCard(t, p, true)
 		ap := apiPlan{ID: p.ID, Tier: p.Tier, TimeUnit: p.TimeUnit, Interval: p.Interval, Period: p.Period, TrialDays: p.TrialDays,
 			Currency: p.Currency, Price: p.Price, Headline: card.Headline, PerDay: card.PerDay}
 		if p.TrialPrice.Valid {

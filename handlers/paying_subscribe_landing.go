@@ -98,7 +98,15 @@ func (s *Server) payingSubscribePost(c echo.Context) error {
 func (s *Server) renderSubscribe(c echo.Context, status int, in subscribeInput, errs map[string]string) error {
 	ctx := c.Request().Context()
 	t, st := tr(c), state(c)
-	cards, plans, err := s.subscribePlans(c, in.PlanID)
+	// The trial is offered once per customer, and for a report only
+	// until its offer ends; the plans then read as pay now.
+	used, err := s.Store.HadTrial(ctx, user(c).ID, user(c).Email)
+	if err != nil {
+		return err
+	}
+	offer, deadline, hasOffer := s.reportOffer(c)
+	offerClosed := hasOffer && !time.Now().Before(deadline)
+	cards, plans, err := s.subscribePlans(c, in.PlanID, !used && !offerClosed)
 	if err != nil {
 		return err
 	}
@@ -139,11 +147,9 @@ func (s *Server) renderSubscribe(c echo.Context, status int, in subscribeInput, 
 			page.Testimonials = append(page.Testimonials, views.Testimonial{Name: r.Name, Type: r.TypeCode, Text: r.Content})
 		}
 	}
-	offerClosed := false
-	if r, deadline, ok := s.reportOffer(c); ok {
+	if hasOffer {
 		now := time.Now()
-		offerClosed = !now.Before(deadline)
-		cd := &views.Countdown{Type: r.ResultCode, Deadline: deadline.UTC().Format("2006-01-02 15:04 UTC"),
+		cd := &views.Countdown{Type: offer.ResultCode, Deadline: deadline.UTC().Format("2006-01-02 15:04 UTC"),
 			DateTime: deadline.UTC().Format(time.RFC3339), Closed: offerClosed}
 		if left := deadline.Sub(now); left > 0 {
 			cd.Remaining = t.TD("subscribe.countdown.left", map[string]any{"Hours": int(left.Hours()), "Minutes": int(left.Minutes()) % 60})
@@ -160,13 +166,7 @@ func (s *Server) renderSubscribe(c echo.Context, status int, in subscribeInput, 
 		PlanID: chosen.ID, Plans: cards, Promo: in.Promo, Agreed: in.Agreed, Name: in.Name, Postal: in.Postal, Expiry: in.Expiry, Errors: errs,
 		CVCDigits: in.CVCDigits,
 		Stripe:    s.Checkout.Provider.Name() == "stripe", TermsHref: st.LocalPath(legalPath("subscription-terms", pair(c).String()))}
-	used := false
-	if chosen.HasTrial() {
-		if used, err = s.Store.HadTrial(ctx, user(c).ID, user(c).Email); err != nil {
-			return err
-		}
-	}
-	f.Trial, f.TrialUsed = chosen.HasTrial() && !used && !offerClosed, used
+	f.Trial, f.TrialUsed = chosen.HasTrial() && !used && !offerClosed, chosen.HasTrial() && used
 	var promo *store.PlanPromo
 	if f.Stripe {
 		// Stripe bills its own prices: no promo code is offered or priced.

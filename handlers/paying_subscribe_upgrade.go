@@ -98,6 +98,6 @@ func (s *Server) renderUpgrade(c echo.Context, status int, msg string) error {
 		return err
 	}
 	page.Premium, page.PremiumID = t.T("subscribe.tier.premium"), premium.ID
-	page.Price = planCard(t, premium).Headline
+	page.Price = planCard(t, premium, false).Headline
 	return s.render(c, status, views.Upgrade(page))
 }

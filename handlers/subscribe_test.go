@@ -264,6 +264,9 @@ func TestSubscribeTrialOnlyOnce(t *testing.T) {
 		if strings.Contains(l, `data-testid="start-trial"`) || !strings.Contains(l, "You have already had a trial") || !strings.Contains(l, `data-testid="pay-now"`) {
 			t.Fatalf("landing after a trial: %.3000s", l)
 		}
+		if strings.Contains(l, "7-day trial for $1.49") {
+			t.Errorf("the plan still reads as a trial it no longer offers")
+		}
 		rec := b.subscribePost(landingPage, subscribeForm("basic-weekly", "trial", "4242424242424242"))
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(text(rec), "You have already had a trial") {
 			t.Fatalf("a second trial: %d %.2000s", rec.Code, text(rec))
