@@ -3,9 +3,7 @@ GO      ?= go
 BIN     := bin/selfmap
 ISLANDS := $(wildcard islands/*.ts islands/*.tsx islands/*.mjs islands/shared/*.tsx)
 
-ITEMS   := internal/exam/ipipneo/items.gen.json
-
-.PHONY: run build test fuzz generate islands items templ bench soak load lighthouse two-instances clean
+.PHONY: run build test fuzz generate islands templ bench soak load lighthouse two-instances clean
 
 ## run: build everything, migrate, load the demo data into an empty database, serve on :8080
 run: build
@@ -51,8 +49,8 @@ fuzz: generate
 		GO=$(GO) scripts/fuzz-one.sh $$pkg $$name $(FUZZTIME) || exit 1; \
 	done
 
-## generate: everything the Go build embeds (island bundles, item bank, views)
-generate: islands items templ
+## generate: everything the Go build embeds (island bundles, views)
+generate: islands templ
 
 ## islands: bundle the React islands with esbuild into static/dist
 islands: static/dist/manifest.json
@@ -62,12 +60,6 @@ node_modules/.package-lock.json: package.json package-lock.json
 
 static/dist/manifest.json: node_modules/.package-lock.json $(ISLANDS)
 	npm run --silent build
-
-## items: export the IPIP-NEO-120 items of the pinned npm package for the nine locales
-items: $(ITEMS)
-
-$(ITEMS): node_modules/.package-lock.json scripts/export-items.mjs
-	node scripts/export-items.mjs
 
 ## templ: generate the Go code of the views
 templ:
@@ -96,4 +88,4 @@ two-instances: build
 	scripts/two-instances.sh
 
 clean:
-	rm -rf bin static/dist node_modules $(ITEMS)
+	rm -rf bin static/dist node_modules

@@ -33,9 +33,15 @@ type Norm struct {
 
 // NormGroup is the set of norms a result is scored against.
 type NormGroup struct {
-	// Label names the group, e.g. "F 21-40", "M pooled ages", "pooled".
-	Label  string
-	Scales map[string]Norm
+	// Label names the group, e.g. "F 21-40", "M pooled ages", "pooled"; it
+	// is stored with each result. It is a code: pages show the group in
+	// words from Sex and the age band.
+	Label string
+	// Sex is the group's sex, SexUnknown when both are pooled.
+	Sex Sex
+	// AgeMin and AgeMax bound the age band; both 0 when ages are pooled.
+	AgeMin, AgeMax int
+	Scales         map[string]Norm
 }
 
 type normCell struct {
@@ -47,8 +53,9 @@ type normCell struct {
 // Norms holds Johnson's norm cells, two sexes by four age bands, and every
 // group For can return, computed once.
 type Norms struct {
-	cells  []normCell
-	groups map[groupKey]NormGroup
+	cells   []normCell
+	groups  map[groupKey]NormGroup
+	byLabel map[string]NormGroup
 }
 
 // groupKey names a group by sex and the lower bound of its age band (0 for
@@ -97,13 +104,37 @@ func LoadNorms() (*Norms, error) {
 		}
 	}
 	n.groups = map[groupKey]NormGroup{}
+	n.byLabel = map[string]NormGroup{}
 	for _, sex := range []Sex{SexUnknown, Male, Female} {
 		n.groups[groupKey{sex, 0}] = n.pool(sex, 0)
 		for _, c := range n.cells {
 			n.groups[groupKey{sex, c.ageMin}] = n.pool(sex, c.ageMin)
 		}
 	}
+	for _, g := range n.groups {
+		n.byLabel[g.Label] = g
+	}
 	return n, nil
+}
+
+// Group returns the norm group a result was scored against, by the label
+// stored with it.
+func (n *Norms) Group(label string) (NormGroup, bool) {
+	g, ok := n.byLabel[label]
+	return g, ok
+}
+
+// Groups lists every group For can return (15: three sexes, pooled ages and
+// the four bands), in a stable order.
+func (n *Norms) Groups() []NormGroup {
+	var out []NormGroup
+	for _, sex := range []Sex{SexUnknown, Male, Female} {
+		out = append(out, n.groups[groupKey{sex, 0}])
+		for _, c := range n.cells[:4] {
+			out = append(out, n.groups[groupKey{sex, c.ageMin}])
+		}
+	}
+	return out
 }
 
 // For returns the norm group of a test-taker. A known sex and an age inside
@@ -138,7 +169,10 @@ func (n *Norms) pool(sex Sex, age int) NormGroup {
 	case age != 0:
 		label = fmt.Sprintf("pooled sexes %d-%d", cells[0].ageMin, cells[0].ageMax)
 	}
-	g := NormGroup{Label: label, Scales: map[string]Norm{}}
+	g := NormGroup{Label: label, Sex: sex, Scales: map[string]Norm{}}
+	if age != 0 {
+		g.AgeMin, g.AgeMax = cells[0].ageMin, cells[0].ageMax
+	}
 	for scale := range cells[0].scales {
 		var sumMean, sumVar float64
 		for _, c := range cells {

@@ -25,16 +25,19 @@ type Profile struct {
 type Scale struct {
 	// Raw is the sum of the keyed item scores (domain 24-120, facet 4-20).
 	Raw int `json:"raw"`
-	// Z is (Raw - mean) / SD against the norm group.
+	// Z is (Raw - mean) / SD against the norm group, unrounded: a letter is
+	// decided by it, never by the rounded percentile.
 	Z float64 `json:"z"`
 	// Percentile is the share of the norm group scoring lower, 1-99, from
-	// the normal distribution of the group's raw sums.
+	// the normal distribution of the group's raw sums, rounded for display.
 	Percentile int `json:"percentile"`
 }
 
-// High reports whether a score reads as the high pole of its scale: the
-// norm group's median and above.
-func (s Scale) High() bool { return s.Percentile >= 50 }
+// High reports whether a score reads as the high pole of its scale: at or
+// above the norm group's mean, by the unrounded z-score. (A rounded
+// percentile would call a raw sum just below the mean, z = -0.01,
+// percentile 49.6, "50" and so high.)
+func (s Scale) High() bool { return s.Z >= 0 }
 
 // Band reads a percentile as the band the report's texts are written for:
 // low below 30, mid from 30 to 69, high from 70 (about the lower, middle and
@@ -124,7 +127,7 @@ func (b *Bank) Score(answers []int, p Profile, norms *Norms) (Result, error) {
 	}
 	letters := ""
 	for i, ax := range typeAxes {
-		a := newAxis(ax.domain, ax.high, ax.low, r.Domains[ax.domain].Percentile)
+		a := newAxis(ax.domain, ax.high, ax.low, r.Domains[ax.domain])
 		r.Axes = append(r.Axes, a)
 		if i == 4 {
 			letters += "-"
@@ -140,11 +143,13 @@ func (b *Bank) Score(answers []int, p Profile, norms *Norms) (Result, error) {
 	return r, nil
 }
 
-// newAxis reads a domain percentile as a letter: the high pole from 50 up.
-func newAxis(domain, high, low string, pct int) Axis {
+// newAxis reads a domain score as a letter: the high pole from the norm
+// mean up (by the unrounded z-score); the percentages are only shown.
+func newAxis(domain, high, low string, s Scale) Axis {
+	pct := s.Percentile
 	a := Axis{Domain: domain, High: high, Low: low, Letter: low, HighPercent: pct, LowPercent: 100 - pct,
 		Borderline: pct >= 50-BorderlineBand && pct <= 50+BorderlineBand}
-	if (Scale{Percentile: pct}).High() {
+	if s.High() {
 		a.Letter = high
 	}
 	return a
@@ -167,5 +172,5 @@ func scale(raw int, n Norm) Scale {
 	z := (float64(raw) - n.Mean) / n.SD
 	pct := int(math.Round(100 * 0.5 * math.Erfc(-z/math.Sqrt2)))
 	pct = min(max(pct, 1), 99)
-	return Scale{Raw: raw, Z: math.Round(z*1000) / 1000, Percentile: pct}
+	return Scale{Raw: raw, Z: z, Percentile: pct}
 }
