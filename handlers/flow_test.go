@@ -213,7 +213,10 @@ func TestCatalogueAPI(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		e := newServer(t, s)
 		for _, sc := range []scenario{
-			{url: "/api/exam/sku/list/1807/KR/KR", status: 200, contains: []string{`"skuId":"mbti-report"`, `"currency":"KRW"`, `"amount":1300000`, `"listAmount":3900000`}},
+			// No price was ever paid above today's, so no reference price.
+			{url: "/api/exam/sku/list/1807/KR/KR", status: 200, contains: []string{`"skuId":"mbti-report"`, `"currency":"KRW"`, `"amount":1300000`},
+				notContain: []string{`"listAmount"`}},
+			{url: "/api/exam/sku/package/list/BMBTI?country=HK", status: 200, contains: []string{`"currency":"HKD"`}, notContain: []string{`"currency":"USD"`}},
 			{url: "/api/exam/sku/list/1807/US/EN", status: 200, contains: []string{`"currency":"USD"`, `"amount":999`, `"name":"Your full 16-type report"`}},
 			{url: "/api/exam/sku/list/1807/XX/EN", status: 400},
 			{url: "/api/exam/sku/list/1807/US/XX", status: 400},

@@ -21,12 +21,21 @@ type SKU struct {
 
 // Price is a SKU's price in one country ("*" for everywhere else).
 type Price struct {
-	SKUID      string        `db:"sku_id"`
-	Country    string        `db:"country"`
-	Currency   string        `db:"currency"`
-	Amount     int64         `db:"amount"`
+	SKUID    string `db:"sku_id"`
+	Country  string `db:"country"`
+	Currency string `db:"currency"`
+	Amount   int64  `db:"amount"`
+	// ListAmount is the reference price of a reduction: the lowest price of
+	// the SKU actually paid in its currency in the ReferenceWindow before
+	// the current amount took effect (NULL: none was paid, or the price
+	// never changed). A page strikes it through only when it is above
+	// Amount (the EU rule for price reductions; migration 0018).
 	ListAmount sql.NullInt64 `db:"list_amount"`
 }
+
+// ReferenceWindow is how far before a price change the reference price of
+// a reduction is looked for.
+const ReferenceWindow = 30 * 24 * time.Hour
 
 // PricedSKU is a SKU with the price that applies.
 type PricedSKU struct {
@@ -34,7 +43,9 @@ type PricedSKU struct {
 	Price
 }
 
-const pricedSKUColumns = `s.id, s.exam_id, s.product, s.kind, s.step, s.sort, p.sku_id, p.country, p.currency, p.amount, p.list_amount`
+const pricedSKUColumns = `s.id, s.exam_id, s.product, s.kind, s.step, s.sort, p.sku_id, p.country, p.currency, p.amount,
+	(SELECT MIN(o.subtotal) FROM orders o WHERE o.sku_id = p.sku_id AND o.currency = p.currency AND o.status = 'paid'
+		AND o.updated_at >= p.reference_from AND o.updated_at < p.price_since) AS list_amount`
 
 // pricedSKUs selects active SKUs with the price of the country, or the
 // default price where the country has none.
@@ -76,6 +87,64 @@ func (s *Store) GetSKU(ctx context.Context, examID int, id, country string) (Pri
 		return PricedSKU{}, notFound("get sku", err)
 	}
 	return out, nil
+}
+
+// SetPrice changes a SKU's price in a country from now on, recording when
+// it took effect so that a reduction can name the lowest price paid in the
+// ReferenceWindow before it.
+func (s *Store) SetPrice(ctx context.Context, skuID, country, currency string, amount int64, now time.Time) error {
+	if !validCurrency(currency) {
+		return fmt.Errorf("store: set price of %s in %s: currency %q is not an ISO 4217 code", skuID, country, currency)
+	}
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE sku_prices SET currency = ?, amount = ?, price_since = ?, reference_from = ?
+		WHERE sku_id = ? AND country = ?`), currency, amount, now.UTC(), now.UTC().Add(-ReferenceWindow), skuID, country)
+	if err != nil {
+		return fmt.Errorf("store: set price: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		_, err = s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO sku_prices (sku_id, country, currency, amount, price_since, reference_from)
+			VALUES (?, ?, ?, ?, ?, ?)`), skuID, country, currency, amount, now.UTC(), now.UTC().Add(-ReferenceWindow))
+		if err != nil {
+			return fmt.Errorf("store: add price: %w", err)
+		}
+	}
+	return nil
+}
+
+// CheckPrices refuses a catalogue with a price row whose currency is not a
+// three-letter code or whose amount is not positive: serve stops at start
+// naming the row rather than showing a bare number.
+func (s *Store) CheckPrices(ctx context.Context) error {
+	var rows []Price
+	if err := s.DB.SelectContext(ctx, &rows, `SELECT sku_id, country, currency, amount FROM sku_prices ORDER BY sku_id, country`); err != nil {
+		return fmt.Errorf("store: check prices: %w", err)
+	}
+	var plans []Price
+	if err := s.DB.SelectContext(ctx, &plans, `SELECT plan_id AS sku_id, country, currency, price AS amount FROM plan_prices ORDER BY plan_id, country`); err != nil {
+		return fmt.Errorf("store: check plan prices: %w", err)
+	}
+	for i, p := range append(rows, plans...) {
+		table := "sku_prices"
+		if i >= len(rows) {
+			table = "plan_prices"
+		}
+		if !validCurrency(p.Currency) || p.Amount <= 0 {
+			return fmt.Errorf("store: the price of %s in %s (table %s) has currency %q and amount %d: every price needs an ISO 4217 currency and a positive amount", p.SKUID, p.Country, table, p.Currency, p.Amount)
+		}
+	}
+	return nil
+}
+
+func validCurrency(c string) bool {
+	if len(c) != 3 {
+		return false
+	}
+	for _, r := range c {
+		if r < 'A' || r > 'Z' {
+			return false
+		}
+	}
+	return true
 }
 
 // PricedCountries lists the countries with prices of their own.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -103,6 +104,67 @@ func TestMoveOrderIsGuardedByState(t *testing.T) {
 		got, _ := s.GetOrderByNumber(ctx, "SM1")
 		if wins != 1 || got.Status != "paid" {
 			t.Fatalf("%d moves won; status %s", wins, got.Status)
+		}
+	})
+}
+
+// A struck-through reference price is only one that was paid: the lowest
+// price of the SKU paid in its currency in the 30 days before the current
+// price took effect, and only when above it. The shipped catalogue has none.
+func TestReferencePriceIsOnlyAPaidOne(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		p, err := s.GetSKU(ctx, 1807, "mbti-report", "US")
+		if err != nil || p.ListAmount.Valid {
+			t.Fatalf("shipped catalogue: reference %+v, %v; want none", p.ListAmount, err)
+		}
+		hk, err := s.GetSKU(ctx, 1807, "mbti-pack-growth", "HK")
+		if err != nil || hk.Currency != "HKD" {
+			t.Fatalf("a pack in Hong Kong: %s %d, %v; want HKD", hk.Currency, hk.Amount, err)
+		}
+		change := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+		paid := func(id string, at time.Time, subtotal int64, currency string) {
+			r := store.Result{ID: "r" + id, ExamID: 1807, PageCode: "BMBTI", Locale: "en", Answers: "[]", ExamVersion: "v", ItemsVersion: "i",
+				NormsVersion: "n", NormGroup: "pooled", Scores: "{}", ResultCode: "INTJ-A", CreatedAt: at, UpdatedAt: at}
+			o := store.Order{ID: "o" + id, OrderNumber: "SM" + id, ResultID: r.ID, ExamID: 1807, Status: "paid", CreatedAt: at, UpdatedAt: at}
+			if err := s.CreateResultWithOrder(ctx, r, o); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE orders SET sku_id = 'mbti-report', currency = ?, subtotal = ?, total = ? WHERE id = ?`),
+				currency, subtotal, subtotal, o.ID); err != nil {
+				t.Fatal(err)
+			}
+		}
+		paid("1", change.Add(-40*24*time.Hour), 1999, "USD") // before the window
+		paid("2", change.Add(-20*24*time.Hour), 2999, "USD")
+		paid("3", change.Add(-10*24*time.Hour), 2499, "USD") // the lowest in the window
+		paid("4", change.Add(-5*24*time.Hour), 1500, "EUR")  // another currency
+		paid("5", change.Add(24*time.Hour), 999, "USD")      // after the change
+		if err := s.SetPrice(ctx, "mbti-report", "*", "USD", 999, change); err != nil {
+			t.Fatal(err)
+		}
+		p, err = s.GetSKU(ctx, 1807, "mbti-report", "ZZ")
+		if err != nil || p.Amount != 999 || !p.ListAmount.Valid || p.ListAmount.Int64 != 2499 {
+			t.Fatalf("after a reduction: %d, reference %+v, %v; want 999 and 2499", p.Amount, p.ListAmount, err)
+		}
+		// No sale in the 30 days before a change: nothing to strike through.
+		if err := s.SetPrice(ctx, "mbti-report", "*", "USD", 899, change.Add(-60*24*time.Hour)); err != nil {
+			t.Fatal(err)
+		}
+		if p, _ = s.GetSKU(ctx, 1807, "mbti-report", "ZZ"); p.ListAmount.Valid {
+			t.Errorf("no sale before the change: reference %+v", p.ListAmount)
+		}
+		if err := s.SetPrice(ctx, "mbti-report", "*", "usd", 999, change); err == nil {
+			t.Error("a price in currency 'usd' was taken")
+		}
+		if err := s.CheckPrices(ctx); err != nil {
+			t.Errorf("the shipped catalogue: %v", err)
+		}
+		if _, err := s.DB.ExecContext(ctx, `UPDATE sku_prices SET currency = '' WHERE sku_id = 'mbti-pack-career' AND country = 'HK'`); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CheckPrices(ctx); err == nil || !strings.Contains(err.Error(), "mbti-pack-career in HK (table sku_prices)") {
+			t.Errorf("a price without a currency: %v", err)
 		}
 	})
 }
