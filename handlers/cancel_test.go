@@ -87,8 +87,8 @@ func TestCancelByEmail(t *testing.T) {
 			status      int
 			want        string
 		}{
-			{page, "nobody@example.com", 404, "Email not found, please re-enter"},
-			{"/zh-cn" + page, "nobody@example.com", 404, "未找到该邮箱，请重新输入"},
+			{page, "nobody@example.com", 404, "E-mail address not found. Please enter it again."},
+			{"/zh-cn" + page, "nobody@example.com", 404, "未找到该邮箱地址，请重新输入。"},
 			{"/ja" + page, "nobody@example.com", 404, "メールアドレスが見つかりません"},
 			{page, "ana@", 422, "ana@"},
 		} {
@@ -107,7 +107,7 @@ func TestCancelByEmail(t *testing.T) {
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/fr"+page {
 			t.Fatalf("a known address: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
-		b.expect("/fr"+page, 200, `data-testid="cancel-sent"`, "Consultez votre boîte mail")
+		b.expect("/fr"+page, 200, `data-testid="cancel-sent"`, "Consultez votre boîte de réception")
 		var m store.Mail
 		if err := s.DB.Get(&m, `SELECT subject, body, html_body, locale FROM mail_outbox WHERE kind = 'cancel_link'`); err != nil {
 			t.Fatal(err)

@@ -116,7 +116,7 @@ func TestNotifications(t *testing.T) {
 		b.expect("/userCenter/notification/detail?id="+premium, http.StatusOK, "As a Premium member")
 
 		b.expect("/fr/userCenter/notification", http.StatusOK, "Nous avons mis à jour notre politique de confidentialité")
-		b.expect("/ja/userCenter/notification/detail?id="+welcome, http.StatusOK, "Selfmap アカウントへようこそ", `href="/ja/userCenter/reportList"`)
+		b.expect("/ja/userCenter/notification/detail?id="+welcome, http.StatusOK, "Selfmapアカウントへようこそ", `href="/ja/userCenter/reportList"`)
 
 		// Another user has read nothing.
 		c := newBrowser(t, e)

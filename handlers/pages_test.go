@@ -71,7 +71,7 @@ func TestContentPages(t *testing.T) {
 		{name: "terms of service", url: "/legal/terms/BMBTI-1807", status: 200, contains: []string{"Terms of service", `href="/legal/subscription-terms/BMBTI-1807"`}},
 		{name: "subscription terms", url: "/legal/subscription-terms/BMBTI-1807", status: 200, contains: []string{"Cancel any time", "not refunded after activation"}},
 		{name: "cookie policy in Korean", url: "/ko/legal/cookies/BMBTI-1807", status: 200, contains: []string{`<html lang="ko">`, "sm_session", "i18n_redirected", "쿠키 정책"}},
-		{name: "subscription terms in French", url: "/fr/legal/subscription-terms/BMBTI-1807", status: 200, contains: []string{"Conditions d’abonnement", "Résiliation à tout moment", "Dernière mise à jour : 2026-11-22"}},
+		{name: "subscription terms in French", url: "/fr/legal/subscription-terms/BMBTI-1807", status: 200, contains: []string{"Conditions d’abonnement", "Résiliation à tout moment", "Dernière mise à jour\u00a0: 2026-11-22"}},
 		{name: "an unknown legal document", url: "/legal/nope/BMBTI-1807", status: 404},
 		{name: "header and footer link every content page", url: "/", status: 200, contains: []string{
 			`href="/types/BMBTI-1807"`, `href="/tests/BMBTI-1807"`, `href="/help/BMBTI-1807"`, `href="/support/BMBTI-1807"`,

@@ -40,7 +40,7 @@ func TestRetrievePage(t *testing.T) {
 		const page = "/report/retrieve/BMBTI-1807"
 
 		scenario{url: page, status: 200, contains: []string{`data-testid="retrieve-form"`, "Retrieve your report", `name="_csrf"`}}.run(t, b.e)
-		scenario{url: "/ja" + page, status: 200, contains: []string{`<html lang="ja">`, "レポートを再表示"}}.run(t, b.e)
+		scenario{url: "/ja" + page, status: 200, contains: []string{`<html lang="ja">`, "レポートの再送"}}.run(t, b.e)
 		scenario{url: "/retrieve/BMBTI-1807?hl=EN", status: 301, location: page + "?hl=EN"}.run(t, b.e)
 		scenario{url: "/report/retrieve/NOPE-1", status: 404}.run(t, b.e)
 		scenario{name: "no token", method: "POST", url: page, body: "email=ana%40example.com",
@@ -141,7 +141,7 @@ func TestRetrieveAPI(t *testing.T) {
 		}{
 			{"EN", "bad", 400, "valid e-mail"},
 			{"CN", "nobody@example.com", 404, "当前邮箱中没有可找回的报告"},
-			{"HK", "pack@example.com", 404, "目前郵箱中沒有可取回的報告"},
+			{"HK", "pack@example.com", 404, "此電郵地址目前沒有可取回的報告"},
 			{"JA", "ana@example.com", 200, "レポートを送信しました"},
 			{"ES", "ana@example.com", 200, "Informe enviado"},
 			{"PT", "ana@example.com", 200, "Relatório enviado"},

@@ -128,7 +128,7 @@ func TestSubscribeFormRefusals(t *testing.T) {
 			want   string
 		}{
 			{"terms", landingPage, func(f url.Values) { f.Del("agree") }, "terms", `please check "I have read and agree to the terms" to proceed`},
-			{"terms fr", "/fr" + landingPage, func(f url.Values) { f.Del("agree") }, "terms", "veuillez cocher « J'ai lu et j'accepte les conditions » pour continuer"},
+			{"terms fr", "/fr" + landingPage, func(f url.Values) { f.Del("agree") }, "terms", "veuillez cocher «\u00a0J’ai lu et j’accepte les conditions\u00a0» pour continuer"},
 			{"unknown promo", landingPage, func(f url.Values) { f.Set("promo", "nope") }, "promo", "This promo code does not exist for this plan."},
 			{"expired promo", landingPage, func(f url.Values) { f.Set("promo", "summer26") }, "promo", "This promo code has expired."},
 			{"promo of another plan", landingPage, func(f url.Values) { f.Set("promo", "SUMMER26"); f.Set("plan", "premium-monthly") }, "promo",
@@ -235,7 +235,7 @@ func TestSubscribeTrialDoubleSubmitAndUpgrade(t *testing.T) {
 		if page := b.get("/payinsider/BMBTI-1807").Body.String(); !strings.Contains(page, `data-testid="already-premium"`) {
 			t.Errorf("payinsider of a premium user: %.3000s", page)
 		}
-		if page := text(b.get("/zh-cn" + upgradePage)); !strings.Contains(page, "你已经是高级版了。") {
+		if page := text(b.get("/zh-cn" + upgradePage)); !strings.Contains(page, "你已经订阅了高级版。") {
 			t.Errorf("upgrade page in Chinese: %.2000s", page)
 		}
 	})

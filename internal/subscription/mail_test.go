@@ -200,7 +200,7 @@ func TestQueuedMailsAreLocalized(t *testing.T) {
 		for _, r := range rows {
 			if r.Locale != "ko" || r.Status != store.MailQueued || !r.HTMLBody.Valid || !strings.Contains(r.Subject, "Selfmap") ||
 				!strings.Contains(r.Body, "https://selfmap.test/ko/userCenter") || !strings.Contains(r.HTMLBody.String, `<html lang="ko">`) ||
-				!strings.Contains(r.Body, "베이직 플랜") {
+				!strings.Contains(r.Body, "베이직 요금제") {
 				t.Errorf("%s: %+v", r.Kind, r)
 			}
 		}
