@@ -62,7 +62,7 @@ func (s *Server) proof(c echo.Context, p exam.Pair) views.Proof {
 	region := visitorRegion(c)
 	n := s.Social.Counters(ctx, p.ExamID, region)
 	out := views.Proof{Counters: views.Counters{
-		Today: n.Today, Total: n.Total, InRegion: n.InRegion, Ratings: n.Ratings, Accuracy: n.Accuracy,
+		Today: n.Today, Total: n.Total, InRegion: n.InRegion, Ratings: n.Ratings, Accuracy: n.Accuracy, Demo: n.Demo,
 	}}
 	if n.Region != "" {
 		out.Counters.RegionName = geo.Name(locale, n.Region)

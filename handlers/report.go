@@ -148,15 +148,20 @@ func (s *Server) reportPage(ctx context.Context, t *i18n.Translator, l i18n.Loca
 	}
 	letters, identity, _ := strings.Cut(scored.Type, "-")
 	pop := stats.Population(letters)
-	percent := func(v float64) string { return formatPercent(v, l.Tag) }
+	group, _ := report.NormGroup(scored.NormGroup)
 	p := views.ReportPage{
 		Name: strings.TrimSpace(r.FirstName.String), Order: o.OrderNumber, Date: r.CreatedAt.Format("2006-01-02"),
 		Type: scored.Type, Letters: letters, Title: t.T("type." + letters + ".title"), Summary: t.T("type." + letters + ".summary"),
 		IdentityName: t.T("identity." + identity + ".name"), IdentitySummary: t.T("identity." + identity + ".summary"),
-		Keywords:      t.T("report.keywords." + letters),
-		PopulationAll: percent(pop.All), PopulationMale: percent(pop.Male), PopulationFemale: percent(pop.Female),
-		PopulationN: stats.Results, NormGroup: scored.NormGroup, Neighbours: strings.Join(scored.Neighbours, ", "),
+		Keywords: t.T("report.keywords." + letters),
+		Population: []views.ReportShare{
+			shareOf(t, l, "report.page.population_all", pop.All),
+			shareOf(t, l, "report.page.population_male", pop.Male),
+			shareOf(t, l, "report.page.population_female", pop.Female),
+		},
+		MinSample: report.MinSample, NormGroup: normGroupWords(t, group), Neighbours: strings.Join(scored.Neighbours, ", "),
 		RecentN: len(stats.Recent["E"]), Minutes: r.DurationSeconds / 60, Seconds: r.DurationSeconds % 60,
+		Fast: report.AnsweredTooFast(r.DurationSeconds), Demo: stats.Demo,
 		Strengths: t.T("typeprofile." + letters + ".strengths"), Challenges: t.T("typeprofile." + letters + ".challenges"),
 		Work: t.T("typeprofile." + letters + ".work"), Relationships: t.T("typeprofile." + letters + ".relationships"),
 		Growth: t.T("typeprofile." + letters + ".growth"),
@@ -172,11 +177,11 @@ func (s *Server) reportPage(ctx context.Context, t *i18n.Translator, l i18n.Loca
 	for _, d := range []string{"O", "C", "E", "A", "N"} {
 		sc := scored.Domains[d]
 		rank := -1
-		if p.RecentN > 0 {
+		if p.RecentN >= report.MinSample {
 			rank = stats.Rank(d, sc.Percentile)
 		}
 		p.Domains = append(p.Domains, views.ReportScale{Code: d, Name: t.T("domain." + d + ".name"), Percentile: sc.Percentile,
-			Text: t.T("report.domain." + d + "." + ipipneo.Band(sc.Percentile)), Rank: rank})
+			Text: t.T("report.domain." + d + "." + ipipneo.Band(sc.Percentile)), Rank: rank, Norm: normLine(t, l, sc, group, d)})
 		g := views.ReportFacets{Domain: t.T("domain." + d + ".name")}
 		for f := 1; f <= 6; f++ {
 			code := d + strconv.Itoa(f)

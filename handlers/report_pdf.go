@@ -142,6 +142,11 @@ func (s *Server) reportDownload(c echo.Context) error {
 		next.Set("try", strconv.Itoa(try+1))
 		return s.render(c, http.StatusAccepted, views.PDFStatus(views.PDFStatusPage{Refresh: reportURL(c, "/report/result-download", next), Back: back}))
 	}
+	if c.QueryParam("try") != "" {
+		// The waiting page found it: it stops its spinner, says so and starts
+		// the download (a file answer would leave that page spinning).
+		return s.render(c, http.StatusOK, views.PDFStatus(views.PDFStatusPage{Download: reportURL(c, "/report/result-download", q), Back: back}))
+	}
 	o, err := s.Store.OrderForResult(ctx, r.ID)
 	if err != nil {
 		return err

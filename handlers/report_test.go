@@ -177,6 +177,14 @@ func TestReportPDF(t *testing.T) {
 		if !bytes.Equal(again.Body.Bytes(), pdf) {
 			t.Error("the second download printed a new PDF instead of serving the kept one")
 		}
+		// The waiting page, looking again, finds the file: it stops its
+		// spinner, says so and starts the download, instead of answering
+		// with the file and spinning on.
+		ready := b.get("/ko/report/result-download/BMBTI-1807?r=" + result + "&try=3").Body.String()
+		if !strings.Contains(ready, `data-testid="pdf-ready"`) || strings.Contains(ready, `class="spinner"`) ||
+			!strings.Contains(ready, `content="0; url=/ko/report/result-download/BMBTI-1807?r=`+result+`"`) {
+			t.Errorf("the waiting page once the PDF is ready: %.600s", between(ready, "<head>", "</head>"))
+		}
 		info := b.postJSON("/api/exam/order/file/down/info?hl=KR", token, map[string]string{"orderNumber": order}).Body.String()
 		if !strings.Contains(info, `"status":"ready"`) || !strings.Contains(info, `"locale":"ko"`) {
 			t.Errorf("file info: %s", info)

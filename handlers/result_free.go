@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/exam/ipipneo"
+	"selfmap/internal/report"
 	"selfmap/views"
 )
 
@@ -40,6 +41,7 @@ func (s *Server) resultFree(c echo.Context) error {
 		IdentitySummary: t.T("identity." + identity + ".summary"),
 		Neighbours:      strings.Join(scored.Neighbours, ", "),
 		UnlockHref:      flowURL(c, "/paying/buyreport", r.ID),
+		Fast:            report.AnsweredTooFast(r.DurationSeconds),
 	}
 	for _, d := range []string{"O", "C", "E", "A", "N"} {
 		sc := scored.Domains[d]

@@ -35,6 +35,9 @@ type Meta struct {
 	// seconds: status pages poll and move on without JavaScript.
 	Refresh    int
 	RefreshURL string
+	// StartDownload, when set, sends the browser to that file at once (the
+	// page itself stays on screen, so it must say the file is ready).
+	StartDownload string
 	// Image is an absolute URL of the page's social card (og:image).
 	Image string
 	// Path is the page's canonical path in the default locale when the

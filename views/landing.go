@@ -56,6 +56,8 @@ type Counters struct {
 	// there are too few to show.
 	Ratings  int
 	Accuracy float64
+	// Demo marks figures that include demo data (selfmap seed).
+	Demo bool
 }
 
 // Notice is one anonymous activity notice.

@@ -9,6 +9,7 @@ import (
 	"selfmap/internal/config"
 	"selfmap/internal/content"
 	"selfmap/internal/jobs"
+	"selfmap/internal/notice"
 	"selfmap/internal/store"
 )
 
@@ -36,14 +37,23 @@ func bringUpToDate(ctx context.Context, st *store.Store, logger *slog.Logger) er
 	if len(applied) > 0 {
 		logger.Info("migrations applied", "versions", applied, "dialect", st.Dialect)
 	}
-	// Help articles and legal documents are product content: every start
-	// brings the shipped version into the database.
-	changed, err := content.Sync(ctx, st, time.Now())
+	// Help articles, legal documents and service notices are product
+	// content, not demo data: every start brings the shipped version into
+	// the database.
+	now := time.Now()
+	changed, err := content.Sync(ctx, st, now)
 	if err != nil {
 		return err
 	}
-	if changed > 0 {
-		logger.Info("built-in content loaded", "rows", changed)
+	notices, err := notice.Sync(ctx, st, now)
+	if err != nil {
+		return err
+	}
+	if changed+int64(notices) > 0 {
+		logger.Info("built-in content loaded", "rows", changed, "notices", notices)
+	}
+	if err := st.CheckPrices(ctx); err != nil {
+		return err
 	}
 	q, err := jobs.New(jobs.Deps{Store: st, Logger: logger}, false)
 	if err != nil {

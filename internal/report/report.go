@@ -5,6 +5,8 @@
 package report
 
 import (
+	"sync"
+
 	"selfmap/internal/exam/ipipneo"
 )
 
@@ -54,16 +56,25 @@ const (
 	ReferenceHigh = 75
 )
 
-// PopulationPrior is how many results' weight the even share (1 in 16) has
-// when the population ratio of a type is estimated from stored results:
-// with few results the ratio stays near 6.25 %, and the data takes over as
-// results accumulate.
-const PopulationPrior = 160
+// MinSample is how many results a group (all, men, women, the latest
+// results) needs before a share of it is shown. Below it a page says that
+// too few results exist yet, with the count: a share of a handful of
+// results is noise a reader would take as a fact. With 200 results a share
+// near 6 % (one type in 16) has a 95 % margin of about 3.4 points.
+const MinSample = 200
 
-// Share estimates the share of a type, in percent, from count results of
-// the type among n: (count + prior/16) / (n + prior).
-func Share(count, n int) float64 {
-	return 100 * (float64(count) + PopulationPrior/16.0) / float64(n+PopulationPrior)
+// Share is count results of a kind among n.
+type Share struct{ Count, N int }
+
+// Enough reports whether the share may be shown.
+func (s Share) Enough() bool { return s.N >= MinSample }
+
+// Percent is the share in percent; 0 when there are no results.
+func (s Share) Percent() float64 {
+	if s.N == 0 {
+		return 0
+	}
+	return 100 * float64(s.Count) / float64(s.N)
 }
 
 // RankAmong is the percentage of values strictly below v: where a score
@@ -82,4 +93,27 @@ func RankAmong(sorted []int, v int) int {
 		return 0
 	}
 	return 100 * lo / len(sorted)
+}
+
+// FastSeconds is the answering time under which a 120-statement test is
+// flagged: under one second a statement leaves no time to read it, and such
+// results are less reliable (the careless-responding literature, e.g.
+// Huang et al. 2012, J. Bus. Psychol. 27:99-114, flags under 2 s an item).
+// The result page and the report say so; nothing is hidden or refused.
+const FastSeconds = 120
+
+// AnsweredTooFast reports whether a test taking seconds (0: not known) was
+// answered under FastSeconds.
+func AnsweredTooFast(seconds int) bool { return seconds > 0 && seconds < FastSeconds }
+
+var norms = sync.OnceValues(ipipneo.LoadNorms)
+
+// NormGroup returns the norm group a result was scored against, by the
+// label stored with it.
+func NormGroup(label string) (ipipneo.NormGroup, bool) {
+	n, err := norms()
+	if err != nil {
+		return ipipneo.NormGroup{}, false
+	}
+	return n.Group(label)
 }

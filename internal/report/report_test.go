@@ -35,12 +35,16 @@ func TestLeansFollowTheLetters(t *testing.T) {
 	}
 }
 
-func TestShareStartsEvenAndFollowsTheData(t *testing.T) {
-	if s := Share(0, 0); math.Abs(s-6.25) > 1e-9 {
-		t.Errorf("no data: %v, want the even 6.25", s)
-	}
-	if s := Share(5000, 10000); math.Abs(s-49.3) > 0.1 {
-		t.Errorf("half of 10000: %v, want about 49.3", s)
+// A share is plain counting, shown only from MinSample results on.
+func TestShareNeedsASample(t *testing.T) {
+	for _, tc := range []struct {
+		s      Share
+		enough bool
+		pct    float64
+	}{{Share{0, 0}, false, 0}, {Share{3, 12}, false, 25}, {Share{12, 199}, false, 100 * 12.0 / 199}, {Share{25, 200}, true, 12.5}} {
+		if tc.s.Enough() != tc.enough || math.Abs(tc.s.Percent()-tc.pct) > 1e-9 {
+			t.Errorf("%+v: enough %v %.3f%%, want %v %.3f%%", tc.s, tc.s.Enough(), tc.s.Percent(), tc.enough, tc.pct)
+		}
 	}
 }
 

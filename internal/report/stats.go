@@ -31,16 +31,19 @@ type Stats struct {
 	// Recent holds, per domain, the sorted percentiles of the latest
 	// results (at most RecentResults).
 	Recent map[string][]int
+	// Demo is set while the database holds demo data: the figures then
+	// include made-up results, and the report says so.
+	Demo bool
 }
 
-// Population is a type's estimated share of results, in percent, in all
-// and by gender (see Share).
-type Population struct{ All, Male, Female float64 }
+// Population is a type's share of the typed results, in all and by
+// gender; each is shown only when Enough.
+type Population struct{ All, Male, Female Share }
 
-// Population estimates the share of a type (four letters).
+// Population counts the share of a type (four letters).
 func (s Stats) Population(letters string) Population {
 	t := s.Types[letters]
-	return Population{All: Share(t.All, s.Results), Male: Share(t.Male, s.Males), Female: Share(t.Female, s.Females)}
+	return Population{All: Share{t.All, s.Results}, Male: Share{t.Male, s.Males}, Female: Share{t.Female, s.Females}}
 }
 
 // Rank is where a domain percentile sits among the latest results: the
@@ -90,6 +93,9 @@ func load(ctx context.Context, s *store.Store, examID int, now time.Time) (Stats
 		return Stats{}, err
 	}
 	st := Stats{Types: map[string]TypeTally{}, Recent: map[string][]int{}}
+	if st.Demo, err = s.HasDemoData(ctx); err != nil {
+		return Stats{}, err
+	}
 	for _, c := range counts {
 		t := st.Types[c.Letters]
 		t.All += c.N

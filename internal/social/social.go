@@ -58,6 +58,9 @@ type Counters struct {
 	// or 0 when there are fewer than MinRatings.
 	Ratings  int
 	Accuracy float64
+	// Demo is set while the database holds demo data (selfmap seed): the
+	// figures are then labelled as including made-up results.
+	Demo bool
 }
 
 // Notice is one activity notice: what happened, where (a country code or
@@ -74,6 +77,7 @@ type Source interface {
 	RatingStats(ctx context.Context, examID int) (store.RatingStats, error)
 	RecentActivity(ctx context.Context, examID int, since time.Time, limit int) ([]store.Activity, error)
 	ApprovedReviews(ctx context.Context, locale string, limit int) ([]store.Review, error)
+	HasDemoData(ctx context.Context) (bool, error)
 }
 
 // Service answers from memory and reloads a figure once its TTL has passed.
@@ -99,6 +103,7 @@ func New(source Source, now func() time.Time, ttl time.Duration, log *slog.Logge
 type examCounts struct {
 	results store.ResultCounts
 	ratings store.RatingStats
+	demo    bool
 }
 
 // Counters returns an exam's counters, with the tests of region (a country
@@ -111,9 +116,13 @@ func (s *Service) Counters(ctx context.Context, examID int, region string) Count
 			return examCounts{}, err
 		}
 		st, err := s.source.RatingStats(ctx, examID)
-		return examCounts{results: r, ratings: st}, err
+		if err != nil {
+			return examCounts{}, err
+		}
+		demo, err := s.source.HasDemoData(ctx)
+		return examCounts{results: r, ratings: st, demo: demo}, err
 	})
-	out := Counters{Today: c.results.Since, Total: c.results.Total, Ratings: c.ratings.Count}
+	out := Counters{Today: c.results.Since, Total: c.results.Total, Ratings: c.ratings.Count, Demo: c.demo}
 	if region != "" {
 		out.Region, out.InRegion = region, c.results.ByCountry[region]
 	}

@@ -49,7 +49,13 @@ type fakeSource struct {
 	ratings  store.RatingStats
 	activity []store.Activity
 	reviews  []store.Review
+	demo     bool
 	err      error
+}
+
+func (f *fakeSource) HasDemoData(context.Context) (bool, error) {
+	f.loads["demo"]++
+	return f.demo, f.err
 }
 
 func (f *fakeSource) ResultCounts(context.Context, int, time.Time) (store.ResultCounts, error) {

@@ -157,3 +157,22 @@ func (s *Store) MarkDemoOrderPaid(ctx context.Context, id, country string, at ti
 	}
 	return nil
 }
+
+// MarkDemo records that `selfmap seed` loaded n rows of demo data of a kind.
+func (s *Store) MarkDemo(ctx context.Context, kind string, n int, now time.Time) error {
+	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO demo_data (kind, rows_added, loaded_at) VALUES (?, ?, ?)
+		ON CONFLICT (kind) DO UPDATE SET rows_added = excluded.rows_added, loaded_at = excluded.loaded_at`), kind, n, now.UTC())
+	if err != nil {
+		return fmt.Errorf("store: mark demo data: %w", err)
+	}
+	return nil
+}
+
+// HasDemoData reports whether the database holds demo data (MarkDemo).
+func (s *Store) HasDemoData(ctx context.Context) (bool, error) {
+	var n int
+	if err := s.DB.GetContext(ctx, &n, `SELECT COUNT(*) FROM demo_data`); err != nil {
+		return false, fmt.Errorf("store: demo data: %w", err)
+	}
+	return n > 0, nil
+}
