@@ -19,7 +19,7 @@ import (
 // the screenshot folder.
 func TestTestFlow(t *testing.T) {
 	dir := screenshotDir(t)
-	for _, tc := range []struct{ lang, prefix string }{{"en", ""}, {"ko", "/ko"}} {
+	for _, tc := range []struct{ lang, prefix string }{{"en", ""}, {"ko", "/ko"}, {"zh-HK", "/zh-hk"}, {"de", "/de"}} {
 		t.Run(tc.lang, func(t *testing.T) {
 			p := newPageWithin(t, 120*time.Second)
 			p.setViewport(360, 800, true)
@@ -51,6 +51,10 @@ func takeTest(t *testing.T, p *browserPage, lang, prefix string, shot func(strin
 		t.Fatalf("question page lang %q, want %q", got, lang)
 	}
 	p.waitVisible("quiz-statement", "the first statements, rendered by the server")
+	// The banner stays under a quarter of a 640 px phone screen.
+	if h := evaluate[float64](p, `document.getElementById("consent-banner").getBoundingClientRect().height`); h > 160 {
+		t.Errorf("the cookie banner is %.0f px high on a 360 px phone, over a quarter of a 640 px screen", h)
+	}
 	// The visitor answers the cookie banner first; it would cover the
 	// bottom of the forms.
 	p.click("consent-reject", "Reject optional cookies")
@@ -121,6 +125,9 @@ func takeTest(t *testing.T, p *browserPage, lang, prefix string, shot func(strin
 	p.fill("#email", "not-an-email")
 	p.click("email-submit", "Continue with a wrong e-mail")
 	p.waitVisible("email-error", "the e-mail error")
+	if id := evaluate[string](p, `document.activeElement.id`); id != "email" {
+		t.Errorf("after a wrong e-mail the focus is on %q, not the e-mail field", id)
+	}
 	shot("email-error")
 	p.fill("#email", "visitor@example.com")
 	p.click("email-submit", "Continue")
@@ -142,6 +149,9 @@ func takeTest(t *testing.T, p *browserPage, lang, prefix string, shot func(strin
 	if len(code) != 6 || code[4] != '-' {
 		t.Errorf("type code %q", code)
 	}
+	// The browser answered 120 statements in seconds: the result says it
+	// may be less reliable.
+	p.waitVisible("fast-note", "the note on a test answered in under two minutes")
 	if n := evaluate[int](p, `document.querySelectorAll('[data-testid=dimension-bars] li').length`); n != 5 {
 		t.Errorf("%d dimension bars, want 5", n)
 	}

@@ -1,7 +1,9 @@
 package handlers
 
 import (
+	"net/url"
 	"slices"
+	"strings"
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
@@ -43,9 +45,21 @@ func (s *Server) landing(c echo.Context) error {
 		st.Theme = th
 	}
 	p := pair(c)
+	start := startHref(c, p)
+	if !st.FromSite {
+		start = withParam(start, "theme", name)
+	}
 	return s.renderPublic(c, visitorRegion(c), func() templ.Component {
-		return views.Landing(views.LandingPage{Name: name, StartHref: startHref(c, p), CSS: s.landingCSS, Proof: s.proof(c, p)})
+		return views.Landing(views.LandingPage{Name: name, StartHref: start, CSS: s.landingCSS, Proof: s.proof(c, p)})
 	})
+}
+
+// withParam sets one query parameter of a local link.
+func withParam(href, name, value string) string {
+	path, query, _ := strings.Cut(href, "?")
+	q, _ := url.ParseQuery(query)
+	q.Set(name, value)
+	return path + "?" + q.Encode()
 }
 
 // startHref is where a page's "Start the test" leads, tracking parameters

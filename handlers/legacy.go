@@ -2,6 +2,8 @@ package handlers
 
 import (
 	"net/http"
+	"net/url"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 )
@@ -51,4 +53,28 @@ func redirectAlias(to string) echo.HandlerFunc {
 		st := state(c)
 		return c.Redirect(http.StatusMovedPermanently, st.WithQuery(st.LocalPath(to+"/"+pair(c).String())))
 	}
+}
+
+// toHomePair answers a screen path given without its pair (/types, /tests)
+// with a redirect to the host's home pair, in the same locale, query kept.
+func toHomePair(screen string) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		st := state(c)
+		return c.Redirect(http.StatusMovedPermanently, st.WithQuery(st.LocalPath(screen+"/"+st.Home.String())))
+	}
+}
+
+// englishPrefix answers /en and /en/... with the unprefixed path, English
+// being the default locale (it has no prefix); hl=EN keeps the choice.
+func englishPrefix(path, rawQuery string) (string, bool) {
+	rest, ok := strings.CutPrefix(path, "/en")
+	if !ok || (rest != "" && rest[0] != '/') {
+		return "", false
+	}
+	if rest == "" {
+		rest = "/"
+	}
+	q, _ := url.ParseQuery(rawQuery)
+	q.Set("hl", "EN")
+	return rest + "?" + q.Encode(), true
 }

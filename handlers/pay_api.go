@@ -9,6 +9,7 @@ import (
 
 	"selfmap/internal/apperr"
 	"selfmap/internal/checkout"
+	"selfmap/internal/geo"
 	"selfmap/internal/payment"
 	"selfmap/internal/store"
 )
@@ -86,10 +87,11 @@ func (s *Server) sandboxConfirm(c echo.Context) error {
 	if err := c.Bind(&req); err != nil {
 		return apiInvalid("body")
 	}
-	a, _, err := s.ownedAttempt(c, req.AttemptID)
+	a, o, err := s.ownedAttempt(c, req.AttemptID)
 	if err != nil {
 		return err
 	}
+	req.CardInput.NoPostalCode = !geo.UsesPostalCode(o.Country.String)
 	number, errs := req.CardInput.Check(s.Checkout.Now())
 	digits := payment.CVCLength(number)
 	for _, field := range []string{"number", "expiry", "cvc", "name", "postalCode"} {

@@ -10,6 +10,7 @@ import (
 
 	"selfmap/internal/billing"
 	"selfmap/internal/checkout"
+	"selfmap/internal/geo"
 	"selfmap/internal/packs"
 	"selfmap/internal/store"
 	"selfmap/views"
@@ -160,9 +161,10 @@ func (s *Server) payingPackage(c echo.Context) error {
 		p.Failed = c.QueryParam("after") == "pay"
 	}
 	p.State, p.Email, p.Stripe = "offer", r.Email.String, s.Checkout.Provider.Name() == "stripe"
+	p.Postal = geo.UsesPostalCode(checkout.PriceCountry(r))
 	p.Props = s.checkoutProps(c, checkoutPayment{
 		OrderNumber: o.OrderNumber, SKUID: offer.SKU.SKU.ID, Email: r.Email.String, Total: p.Offer.Price,
-		Amount: offer.SKU.Amount, Currency: offer.SKU.Currency,
+		Amount: offer.SKU.Amount, Currency: offer.SKU.Currency, Country: checkout.PriceCountry(r),
 		CreateURL: "/pay/pay/order/payPackage", CheckURL: here + "&after=pay", FailedURL: here + "#method",
 	})
 	if p.Stripe {

@@ -9,6 +9,8 @@ import (
 
 	"selfmap/internal/apperr"
 	"selfmap/internal/billing"
+	"selfmap/internal/checkout"
+	"selfmap/internal/geo"
 	"selfmap/internal/payment"
 	"selfmap/internal/store"
 	"selfmap/internal/tracking"
@@ -29,6 +31,9 @@ type checkoutProps struct {
 	CheckURL     string            `json:"checkUrl"`
 	FailedURL    string            `json:"failedUrl"`
 	Messages     map[string]string `json:"messages"`
+	// Postal asks for a postal code: false where the buyer's country has
+	// none (geo.UsesPostalCode).
+	Postal bool `json:"postal"`
 	// With the stripe provider: the publishable key and the locale of
 	// Stripe's Payment Element.
 	PublishableKey string `json:"publishableKey,omitempty"`
@@ -43,6 +48,8 @@ type checkoutPayment struct {
 	// Amount and Currency are the server's price, for Stripe's element.
 	Amount   int64
 	Currency string
+	// Country is where the order is priced (checkout.PriceCountry).
+	Country string
 	// CreateURL starts the payment; CheckURL is where a paid or failed
 	// attempt goes; FailedURL offers another method.
 	CreateURL, CheckURL, FailedURL string
@@ -57,6 +64,7 @@ func (s *Server) checkoutProps(c echo.Context, p checkoutPayment) checkoutProps 
 		Provider: s.Checkout.Provider.Name(), CSRF: st.CSRF,
 		CreateURL: p.CreateURL + "?hl=" + st.Locale.Spec, ConfirmURL: "/pay/sandbox/confirm?hl=" + st.Locale.Spec,
 		CheckURL: p.CheckURL, FailedURL: p.FailedURL, Messages: tr(c).Messages("checkout."),
+		Postal: geo.UsesPostalCode(p.Country),
 	}
 	if props.Provider == "stripe" {
 		props.PublishableKey, props.StripeLocale = s.Config.StripePublishableKey, stripeLocale(st.Locale.Tag)
@@ -126,8 +134,10 @@ func (s *Server) payingPayment(c echo.Context) error {
 		Subtotal: mustFormat(q.Subtotal, q.Currency), Total: total, Promo: promoCode, PromoError: promoErr,
 		PromoAction: st.LocalPath(c.Request().URL.Path), ResultID: r.ID, Email: r.Email.String, TotalDisplay: total,
 		Stripe: s.Checkout.Provider.Name() == "stripe", FailedHref: flowURL(c, "/paying/failed", r.ID),
+		Postal: geo.UsesPostalCode(checkout.PriceCountry(r)),
 		Props: s.checkoutProps(c, checkoutPayment{
 			OrderNumber: o.OrderNumber, SKUID: sku.SKU.ID, Email: r.Email.String, PromoCode: applied, Total: total, Amount: q.Total, Currency: q.Currency,
+			Country:   checkout.PriceCountry(r),
 			CreateURL: "/pay/pay/order/create", CheckURL: flowURL(c, "/paying/check", r.ID), FailedURL: flowURL(c, "/paying/failed", r.ID),
 		}),
 		CSS: s.Assets.URL("static/css/checkout.css"),

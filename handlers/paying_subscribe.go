@@ -54,7 +54,12 @@ func subscribePath(c echo.Context, screen string, q url.Values) string {
 // trial is whether the visitor is offered the plan's trial.
 func planCard(t *i18n.Translator, p store.PricedPlan, trial bool) views.PlanCard {
 	price := mustFormat(p.Price, p.Currency)
+	// "a month", "每月", "月額": a period of one has words of its own, which
+	// a plural form cannot give in languages with only "other".
 	every := t.TN("subscribe.every."+p.TimeUnit, p.Period, map[string]any{"Price": price})
+	if p.Period == 1 {
+		every = t.TD("subscribe.every_one."+p.TimeUnit, map[string]any{"Price": price})
+	}
 	card := views.PlanCard{ID: p.ID, Tier: p.Tier, Title: t.T("subscribe.tier." + p.Tier), Headline: every}
 	if days := periodDays(p); days > 0 {
 		card.PerDay = t.TD("subscribe.per_day", map[string]any{"Price": mustFormat((p.Price+int64(days)/2)/int64(days), p.Currency)})

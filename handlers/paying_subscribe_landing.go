@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/internal/geo"
 	"selfmap/internal/payment"
 
 	"selfmap/internal/store"
@@ -164,8 +165,8 @@ func (s *Server) renderSubscribe(c echo.Context, status int, in subscribeInput, 
 	// The form's answer opens at the form (a refusal is read where it is).
 	f := views.SubscribeForm{Action: subscribePath(c, "/paying/premiumSubscriptions", nil) + "#subscribe", PromoHref: subscribePath(c, "/paying/premiumSubscriptions", nil),
 		PlanID: chosen.ID, Plans: cards, Promo: in.Promo, Agreed: in.Agreed, Name: in.Name, Postal: in.Postal, Expiry: in.Expiry, Errors: errs,
-		CVCDigits: in.CVCDigits,
-		Stripe:    s.Checkout.Provider.Name() == "stripe", TermsHref: st.LocalPath(legalPath("subscription-terms", pair(c).String()))}
+		CVCDigits: in.CVCDigits, AskPostal: geo.UsesPostalCode(s.subscribeCountry(c)),
+		Stripe: s.Checkout.Provider.Name() == "stripe", TermsHref: st.LocalPath(legalPath("subscription-terms", pair(c).String()))}
 	f.Trial, f.TrialUsed = chosen.HasTrial() && !used && !offerClosed, chosen.HasTrial() && used
 	var promo *store.PlanPromo
 	if f.Stripe {

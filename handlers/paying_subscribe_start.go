@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/apperr"
+	"selfmap/internal/geo"
 	"selfmap/internal/payment"
 	"selfmap/internal/store"
 	"selfmap/internal/subscription"
@@ -80,7 +81,7 @@ func (s *Server) startSubscription(c echo.Context, in subscribeInput, card subsc
 			}
 		}
 	}
-	method, cardErrs := s.checkSubscribeCard(card)
+	method, cardErrs := s.checkSubscribeCard(card, country)
 	for k, v := range cardErrs {
 		errs[k] = v
 	}
@@ -129,7 +130,7 @@ func (s *Server) startSubscription(c echo.Context, in subscribeInput, card subsc
 
 // checkSubscribeCard checks the card as the checkout's card form is
 // checked, and answers a message id per refused field.
-func (s *Server) checkSubscribeCard(card subscribeCard) (payment.Card, map[string]string) {
+func (s *Server) checkSubscribeCard(card subscribeCard, country string) (payment.Card, map[string]string) {
 	if s.Checkout.Provider.Name() == "stripe" {
 		pm := strings.TrimSpace(card.PaymentMethod)
 		if !strings.HasPrefix(pm, "pm_") || len(pm) > 255 {
@@ -139,7 +140,7 @@ func (s *Server) checkSubscribeCard(card subscribeCard) (payment.Card, map[strin
 	}
 	month, year := parseExpiry(card.Expiry)
 	in := payment.CardInput{Number: card.Number, ExpMonth: month, ExpYear: year, CVC: strings.TrimSpace(card.CVC), Name: card.Name,
-		PostalCode: card.Postal}
+		PostalCode: card.Postal, NoPostalCode: !geo.UsesPostalCode(country)}
 	number, errs := in.Check(s.Checkout.Now())
 	if year < 100 {
 		year += 2000

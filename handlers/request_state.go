@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
@@ -16,6 +17,7 @@ import (
 	"selfmap/internal/theme"
 	"selfmap/internal/tracking"
 	"selfmap/internal/web"
+	"selfmap/views"
 )
 
 const (
@@ -69,6 +71,9 @@ func (s *Server) requestState(next echo.HandlerFunc) echo.HandlerFunc {
 		r := c.Request()
 		if isPlatformPath(r.URL.Path) {
 			return next(c)
+		}
+		if target, ok := englishPrefix(r.URL.Path, r.URL.RawQuery); ok && isSafeMethod(r.Method) {
+			return c.Redirect(http.StatusMovedPermanently, target)
 		}
 		st := s.newRequestState(c)
 		original := r.URL.Path
@@ -134,6 +139,15 @@ func (s *Server) newRequestState(c echo.Context) *web.Request {
 		st.Home = site.Home
 		if u, err := url.Parse(s.Config.BaseURL); err == nil {
 			st.BaseURL = u.Scheme + "://" + strings.ToLower(r.Host)
+		}
+	}
+	if !st.FromSite && strings.Contains(r.URL.RawQuery, "theme=") {
+		// The funnel keeps the landing page's theme (tracking.KeptParams);
+		// a host name's own theme always wins.
+		if name := r.URL.Query().Get("theme"); slices.Contains(views.LandingNames, name) {
+			if th, ok := s.Themes.Get(name); ok {
+				st.Theme = th
+			}
 		}
 	}
 	if ck, err := r.Cookie(consent.CookieName); err == nil {

@@ -60,6 +60,8 @@ func (s *Server) routes(e *echo.Echo) {
 	get("/landing/:name/:pair", s.landing, s.requirePair)
 
 	// Personality types, tests, help centre, support and legal documents
+	get("/types", toHomePair("/types"))
+	get("/tests", toHomePair("/tests"))
 	get("/types/:pair", s.typesList, s.requirePair)
 	get("/types/:pair/:code", s.typePage, s.requirePair)
 	get("/tests/:pair", s.testsList, s.requirePair)

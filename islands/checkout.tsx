@@ -49,6 +49,8 @@ type Props = {
   checkUrl: string;
   failedUrl: string;
   messages: Messages;
+  /** False where the buyer's country has no postal codes: the field is not shown or asked for. */
+  postal?: boolean;
   /** Not in the contract's props table yet: the promo code applied on the page, if the server passes it. */
   promoCode?: string;
   /** With the stripe provider: the publishable key, the Payment Element's
@@ -85,8 +87,10 @@ type Failure = { kind: "declined" | "server" | "network"; text: string };
 
 const BRAND_KEYS = { visa: "brand_visa", mastercard: "brand_mastercard", amex: "brand_amex", discover: "brand_discover", jcb: "brand_jcb", unionpay: "brand_unionpay" };
 
-/** The message for a field's value, or "" when it is fine. */
-function check(f: Field, v: Values, t: Messages): string {
+/** The message for a field's value, or "" when it is fine. The postal
+ * code is not asked for where the buyer's country has none. */
+function check(f: Field, v: Values, t: Messages, needPostal: boolean): string {
+  if (f === "postal" && !needPostal) return "";
   const value = v[f].trim();
   if (!value) return t.required;
   switch (f) {
@@ -331,7 +335,7 @@ function Checkout({ props, early, focus }: { props: Props; early: Partial<Values
       let changed = false;
       const out = { ...errs };
       for (const k of FIELDS) {
-        if (out[k] && !check(k, next, t)) {
+        if (out[k] && !check(k, next, t, props.postal !== false)) {
           delete out[k];
           changed = true;
         }
@@ -369,7 +373,7 @@ function Checkout({ props, early, focus }: { props: Props; early: Partial<Values
   function onBlur(e: FocusEvent<HTMLInputElement>) {
     const f = e.target.dataset.field as Field;
     if (!values[f].trim() && !edited.current.has(f)) return;
-    const msg = check(f, values, t);
+    const msg = check(f, values, t, props.postal !== false);
     setErrors((errs) => (errs[f] === msg || (!msg && !errs[f]) ? errs : { ...errs, [f]: msg || undefined }));
   }
 
@@ -396,7 +400,7 @@ function Checkout({ props, early, focus }: { props: Props; early: Partial<Values
     if (busy.current) return;
     const errs: Errors = {};
     for (const f of FIELDS) {
-      const msg = check(f, values, t);
+      const msg = check(f, values, t, props.postal !== false);
       if (msg) errs[f] = msg;
     }
     setErrors(errs);
@@ -590,7 +594,8 @@ function Checkout({ props, early, focus }: { props: Props; early: Partial<Values
             )}
           </div>
           {field("name", t.name, { autoComplete: "cc-name", autoCapitalize: "words", maxLength: 100 })}
-          {field("postal", t.postal_code, { autoComplete: "postal-code", autoCapitalize: "characters", maxLength: 10 }, { className: "checkout-postal" })}
+          {props.postal !== false &&
+            field("postal", t.postal_code, { autoComplete: "postal-code", autoCapitalize: "characters", maxLength: 10 }, { className: "checkout-postal" })}
         </fieldset>
         <div className="checkout-alert" role="alert" data-testid="pay-error" tabIndex={-1} ref={alertBox}>
           {failure && (

@@ -47,7 +47,10 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	if err := queue.Start(ctx); err != nil {
+	// The queue runs until Stop below, not until the signal: a context it
+	// was started with that ends on SIGTERM would cut River's maintenance
+	// off mid-transaction and log an ERROR for a normal stop.
+	if err := queue.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
 	a.UseQueue(queue)

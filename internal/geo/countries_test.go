@@ -39,3 +39,11 @@ func TestFromAcceptLanguage(t *testing.T) {
 		t.Error("Name is wrong")
 	}
 }
+
+func TestUsesPostalCode(t *testing.T) {
+	for c, want := range map[string]bool{"HK": false, "AE": false, "MO": false, "IE": true, "DE": true, "US": true, "JP": true, "": true, "*": true} {
+		if got := UsesPostalCode(c); got != want {
+			t.Errorf("UsesPostalCode(%q) = %v, want %v", c, got, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ package jobs
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -151,7 +152,10 @@ func (q *Queue) Insert(ctx context.Context, args river.JobArgs, opts *river.Inse
 }
 
 // quiet keeps River's routine info lines (leader elections, queue pings) out
-// of the service log while passing warnings and errors through.
+// of the service log while passing warnings and errors through. An error
+// that is only a canceled context is River's maintenance being stopped
+// mid-step by a normal shutdown (a stop right after start catches the
+// periodic enqueuer opening a transaction): it is logged at info.
 func quiet(l *slog.Logger) *slog.Logger {
 	return slog.New(levelFloor{l.Handler(), slog.LevelWarn})
 }
@@ -162,5 +166,39 @@ type levelFloor struct {
 }
 
 func (h levelFloor) Enabled(ctx context.Context, l slog.Level) bool {
-	return l >= h.min && h.Handler.Enabled(ctx, l)
+	return (l >= h.min || l == slog.LevelInfo) && h.Handler.Enabled(ctx, l)
+}
+
+func (h levelFloor) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level >= slog.LevelError && canceledOnly(r) {
+		r.Level = slog.LevelInfo
+		return h.Handler.Handle(ctx, r)
+	}
+	if r.Level < h.min {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h levelFloor) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return levelFloor{h.Handler.WithAttrs(attrs), h.min}
+}
+
+func (h levelFloor) WithGroup(name string) slog.Handler {
+	return levelFloor{h.Handler.WithGroup(name), h.min}
+}
+
+// canceledOnly reports whether a record's error is a canceled context.
+func canceledOnly(r slog.Record) bool {
+	found := false
+	r.Attrs(func(a slog.Attr) bool {
+		switch v := a.Value.Any().(type) {
+		case error:
+			found = errors.Is(v, context.Canceled)
+		case string: // River logs err.Error()
+			found = a.Key == "error" && v == context.Canceled.Error()
+		}
+		return !found
+	})
+	return found
 }

@@ -14,6 +14,9 @@ type CardInput struct {
 	CVC        string `json:"cvc"`
 	Name       string `json:"name"`
 	PostalCode string `json:"postalCode"`
+	// NoPostalCode is set by the server for a buyer whose country has no
+	// postal codes (geo.UsesPostalCode): the field is then not asked for.
+	NoPostalCode bool `json:"-"`
 }
 
 // Brand names the card network from the number's prefix, "" when unknown.
@@ -102,7 +105,7 @@ func (c CardInput) Check(now time.Time) (string, map[string]string) {
 	if strings.TrimSpace(c.Name) == "" || len(c.Name) > 100 {
 		errs["name"] = "checkout.required"
 	}
-	if pc := strings.TrimSpace(c.PostalCode); pc == "" || len(pc) > 12 {
+	if pc := strings.TrimSpace(c.PostalCode); (pc == "" && !c.NoPostalCode) || len(pc) > 12 {
 		errs["postalCode"] = "checkout.required"
 	}
 	return number, errs

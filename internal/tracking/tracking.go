@@ -65,10 +65,12 @@ var Vendors = map[string]Vendor{
 }
 
 // KeptParams are the visit's parameters every step of the funnel keeps,
-// so an ad's click id reaches checkout: the spec's list, and every ad
-// pixel's click-id parameter.
+// so an ad's click id reaches checkout: the spec's list, every ad pixel's
+// click-id parameter, and "theme", the landing page's theme, so a visitor
+// who came through /landing/relax/ keeps its look from the questions to
+// the report.
 var KeptParams = func() []string {
-	out := []string{"hl", "logid", "gclid"}
+	out := []string{"hl", "logid", "gclid", "theme"}
 	for _, name := range slices.Sorted(maps.Keys(Vendors)) {
 		for _, p := range Vendors[name].Params {
 			if !slices.Contains(out, p) {
