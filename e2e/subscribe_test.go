@@ -135,7 +135,7 @@ func TestSubscribeTrialThenUpgrade(t *testing.T) {
 	p.fill("#email", "nobody-"+email)
 	p.click("cancel-submit", "the cancel form's button")
 	p.waitVisible("cancel-error", "the unknown address message")
-	if got := evaluate[string](p, `document.querySelector('[data-testid=cancel-error]').textContent`); got != "Email not found, please re-enter" {
+	if got := evaluate[string](p, `document.querySelector('[data-testid=cancel-error]').textContent`); got != "E-mail address not found. Please enter it again." {
 		t.Errorf("unknown address message %q", got)
 	}
 	p.fill("#email", email)

@@ -182,3 +182,16 @@ func consentIslandProps(ctx context.Context) consentProps {
 func tn(ctx context.Context, id string, count int) string {
 	return i18n.FromContext(ctx).TN(id, count, nil)
 }
+
+// labelSep is what joins a label to its text in the page's language: a
+// full-width colon in Chinese and Japanese, a no-break space before the
+// colon in French.
+func labelSep(ctx context.Context) string {
+	switch req(ctx).Locale.Tag {
+	case "zh-CN", "zh-HK", "ja":
+		return "："
+	case "fr":
+		return "\u00a0: "
+	}
+	return ": "
+}
