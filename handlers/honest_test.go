@@ -144,7 +144,11 @@ func TestFunnelPaths(t *testing.T) {
 		e := newServer(t, s)
 		landing := scenario{url: "/landing/relax/BMBTI-1807", status: 200, contains: []string{`href="/answer/question/BMBTI-1807?theme=relax"`}}.run(t, e)
 		_ = landing
-		scenario{url: "/answer/question/BMBTI-1807?theme=relax", status: 200, contains: []string{`data-theme="relax"`}}.run(t, e)
+		rec := scenario{url: "/answer/question/BMBTI-1807?theme=relax&gclid=g1&t=secret", status: 200, contains: []string{`data-theme="relax"`}}.run(t, e)
+		props := between(rec.Body.String(), `"submittedUrl":"`, `"`)
+		if !strings.HasPrefix(props, "/answer/submit/BMBTI-1807?gclid=g1") || !strings.Contains(props, "theme=relax") || strings.Contains(props, "secret") {
+			t.Errorf("the quiz sends the visitor on to %q: it must keep the kept parameters and nothing else", props)
+		}
 		scenario{url: "/answer/question/BMBTI-1807?theme=admin", status: 200, contains: []string{`data-theme="home"`}}.run(t, e)
 		scenario{url: "/answer/question/BMBTI-1807?theme=young", headers: map[string]string{"Host": "relax.example"}, status: 200,
 			contains: []string{`data-theme="relax"`}}.run(t, e)

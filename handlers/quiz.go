@@ -36,12 +36,18 @@ func (s *Server) quiz(c echo.Context) error {
 	st := state(c)
 	questions := e.Instrument.Questions(st.Locale.Tag)
 	edit := c.QueryParam("edit") == "1"
+	// The answers-submitted screen keeps the visit's kept parameters (an
+	// ad's click id, the landing's theme), as every later step does.
+	submitted := st.LocalPath("/answer/submit/" + p.String())
+	if q := trackingQuery(st.Query); len(q) > 0 {
+		submitted += "?" + q.Encode()
+	}
 	return s.render(c, http.StatusOK, views.Quiz(views.QuizPage{
 		First: questions[:e.PageSize], Total: len(questions), Edit: edit,
 		Props: quizProps{
 			ExamID: e.ID, Code: p.Code, Version: e.FullVersion(), Questions: questions, Parts: e.Parts, PageSize: e.PageSize,
 			SubmitURL:    "/api/exam/order/info?hl=" + st.Locale.Spec,
-			SubmittedURL: st.LocalPath("/answer/submit/" + p.String()),
+			SubmittedURL: submitted,
 			CSRF:         st.CSRF,
 			StorageKey:   "MBTI-" + strconv.Itoa(e.ID) + "-" + e.FullVersion(),
 			Edit:         edit,
