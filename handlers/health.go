@@ -2,8 +2,11 @@ package handlers
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -23,9 +26,51 @@ func (s *Server) healthz(c echo.Context) error {
 	return c.String(http.StatusOK, "ok\n")
 }
 
-// metrics serves the Prometheus registry.
+// MetricsHandler serves the Prometheus registry at /metrics and nothing
+// else: the private listener's handler (METRICS_ADDR).
+func MetricsHandler(reg *prometheus.Registry) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	return mux
+}
+
+// publicMetrics reports whether the public port serves /metrics: in dev,
+// where the tests scrape it, and wherever a METRICS_TOKEN guards it. In
+// prod without a token the figures of every route, the process and the
+// runtime are nobody's business but the scraper's, on METRICS_ADDR.
+func (s *Server) publicMetrics() bool {
+	return s.Config.Dev() || s.Config.MetricsToken != ""
+}
+
+// metrics serves the Prometheus registry on the public port, to a request
+// that bears METRICS_TOKEN when one is set.
 func (s *Server) metrics() echo.HandlerFunc {
-	return echo.WrapHandler(promhttp.HandlerFor(s.Metrics, promhttp.HandlerOpts{}))
+	h := echo.WrapHandler(promhttp.HandlerFor(s.Metrics, promhttp.HandlerOpts{}))
+	if s.Config.MetricsToken == "" {
+		return h
+	}
+	want := sha256.Sum256([]byte(s.Config.MetricsToken))
+	return func(c echo.Context) error {
+		// Comparing digests keeps the comparison's time independent of
+		// the token's length too.
+		got := sha256.Sum256([]byte(bearerToken(c.Request())))
+		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 {
+			c.Response().Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			c.Response().Header().Set("Cache-Control", "no-store")
+			return c.String(http.StatusUnauthorized, "bearer token required\n")
+		}
+		return h(c)
+	}
+}
+
+// bearerToken is the token of an Authorization: Bearer header (RFC 6750;
+// the scheme's case does not matter), or "".
+func bearerToken(r *http.Request) string {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
 }
 
 // httpMetrics counts requests and their latency by route pattern, so that

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -112,24 +113,51 @@ func (s *Server) requestLog() echo.MiddlewareFunc {
 	})
 }
 
-// secretParams are query parameters that open something (a report link's
-// token): the log keeps that they were there, not their value.
-var secretParams = []string{"t", "token"}
+// secretNames are query parameters whose value opens something or names
+// someone: a report or cancel link's token (t), a mailed code, an e-mail
+// address. secretParts mark a parameter as secret wherever they appear in
+// its name: token, _csrf, a password typed into the wrong form, and the
+// client secret Stripe appends when it sends a buyer back from 3-D Secure
+// (payment_intent_client_secret). The log keeps that they were there, not
+// their value.
+var (
+	secretNames = []string{"t", "code", "email", "key", "sig", "signature"}
+	secretParts = []string{"token", "csrf", "secret", "password", "passwd", "session", "apikey", "api_key"}
+)
 
-// loggedURI is a request's path and query as the log keeps them.
+// secretParam reports whether a query parameter's value stays out of the log.
+func secretParam(name string) bool {
+	name = strings.ToLower(name)
+	if slices.Contains(secretNames, name) {
+		return true
+	}
+	return slices.ContainsFunc(secretParts, func(part string) bool { return strings.Contains(name, part) })
+}
+
+// loggedURI is a request's path and query as the log keeps them. The raw
+// query is read pair by pair, whatever a parser would make of it: an
+// escaped name (%74 is t), a ';' separator or a pair that does not decode
+// would otherwise carry a secret into the log unread. A pair that does not
+// decode is kept without its value.
 func loggedURI(u *url.URL) string {
-	q := u.Query()
+	pairs := strings.FieldsFunc(u.RawQuery, func(r rune) bool { return r == '&' || r == ';' })
 	redacted := false
-	for _, name := range secretParams {
-		if q.Has(name) {
-			q.Set(name, "redacted")
-			redacted = true
+	for i, pair := range pairs {
+		rawName, rawValue, _ := strings.Cut(pair, "=")
+		name, nameErr := url.QueryUnescape(rawName)
+		value, valueErr := url.QueryUnescape(rawValue)
+		if nameErr != nil {
+			name = rawName
 		}
+		if nameErr != nil || valueErr != nil || secretParam(name) {
+			value, redacted = "redacted", true
+		}
+		pairs[i] = url.QueryEscape(name) + "=" + url.QueryEscape(value)
 	}
 	if !redacted {
 		return u.RequestURI()
 	}
-	return u.EscapedPath() + "?" + q.Encode()
+	return u.EscapedPath() + "?" + strings.Join(pairs, "&")
 }
 
 // securityHeaders sets a strict Content-Security-Policy with a nonce that is

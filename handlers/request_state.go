@@ -188,7 +188,10 @@ func (s *Server) loadSession(c echo.Context, st *web.Request) error {
 }
 
 // checkCSRF refuses a state-changing request that another site sent or that
-// lacks the session's token (in the X-CSRF-Token header or the _csrf field).
+// lacks the session's token (in the X-CSRF-Token header or the _csrf field
+// of the body). A token in the query string is never read: a URL ends up
+// in logs, proxies' records, history and Referer headers, and a token
+// accepted there invites pages to put it there.
 func (s *Server) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
@@ -209,7 +212,7 @@ func (s *Server) checkCSRF(next echo.HandlerFunc) echo.HandlerFunc {
 					return err
 				}
 			}
-			token = c.FormValue("_csrf")
+			token = r.PostFormValue("_csrf")
 		}
 		secret, _ := c.Get(csrfSecretKey).([]byte)
 		if !web.CheckCSRF(secret, token) {

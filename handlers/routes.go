@@ -46,7 +46,10 @@ func (s *Server) routes(e *echo.Echo) {
 
 	// Platform
 	get("/healthz", s.healthz)
-	get("/metrics", s.metrics())
+	if s.publicMetrics() {
+		// In prod /metrics is on METRICS_ADDR, or here behind METRICS_TOKEN.
+		get("/metrics", s.metrics())
+	}
 	get("/robots.txt", s.robots)
 	get("/sitemap.xml", s.sitemap)
 	get(assets.Prefix+"*", echo.WrapHandler(s.Assets))

@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"time"
 
 	"selfmap/internal/app"
 	"selfmap/internal/config"
@@ -55,9 +56,13 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	}
 	a.UseQueue(queue)
 
+	metrics, err := serveMetrics(cfg.MetricsAddr, a.Metrics, logger)
+	if err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+		return errors.Join(fmt.Errorf("listen on %s: %w", cfg.Addr, err), metrics.Close())
 	}
 	e.Listener = ln
 	url := cfg.BaseURL
@@ -80,7 +85,7 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	logger.Info("shutting down: draining requests and jobs", "timeout", cfg.ShutdownTimeout)
 	drain, cancel := context.WithTimeout(context.WithoutCancel(ctx), cfg.ShutdownTimeout)
 	defer cancel()
-	err = e.Shutdown(drain)
+	err = errors.Join(e.Shutdown(drain), metrics.Shutdown(drain))
 	if qerr := queue.Stop(drain); qerr != nil {
 		err = errors.Join(err, qerr)
 	}
@@ -89,6 +94,29 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	}
 	logger.Info("stopped cleanly")
 	return nil
+}
+
+// serveMetrics serves /metrics on addr (METRICS_ADDR), apart from the
+// public port, so that in prod the figures reach the scraper and no
+// visitor. With no addr it serves nothing, and the server it returns is an
+// idle one, safe to shut down.
+func serveMetrics(addr string, h http.Handler, logger *slog.Logger) (*http.Server, error) {
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, WriteTimeout: 30 * time.Second, IdleTimeout: 90 * time.Second}
+	if addr == "" {
+		return srv, nil
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on METRICS_ADDR %s: %w", addr, err)
+	}
+	srv.Addr = ln.Addr().String()
+	go func() {
+		if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			logger.Error("metrics listener stopped", "addr", srv.Addr, "err", err)
+		}
+	}()
+	logger.Info("metrics are served apart from the public port", "addr", srv.Addr)
+	return srv, nil
 }
 
 // defaultMemoryLimit is the heap's soft limit when GOMEMLIMIT is not set.

@@ -69,6 +69,9 @@ type App struct {
 	Subscriptions *subscription.Service
 	// RenderPDF prints a paid report in a locale (the report_pdf job).
 	RenderPDF func(ctx context.Context, resultID, locale string) error
+	// Metrics serves /metrics alone, for the private listener
+	// (METRICS_ADDR) that serve starts apart from the public port.
+	Metrics http.Handler
 
 	queue atomic.Pointer[jobs.Queue]
 }
@@ -139,7 +142,7 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 	if err != nil {
 		logger.Warn("app: PDF reports are off", "err", err)
 	}
-	a := &App{Checkout: pay}
+	a := &App{Checkout: pay, Metrics: handlers.MetricsHandler(reg)}
 	_, billing := pay.Provider.(payment.Billing)
 	if _, ok := pay.Provider.(payment.Recurring); ok || billing {
 		a.Subscriptions = &subscription.Service{Store: st, Provider: pay.Provider, Logger: logger, Now: time.Now}

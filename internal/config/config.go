@@ -69,11 +69,30 @@ type Config struct {
 	// 1); load tests on loopback raise it, since all their buyers share one
 	// address.
 	RateLimitScale float64
+	// MetricsAddr is where /metrics is served apart from the public port
+	// (METRICS_ADDR; default DefaultMetricsAddr in prod, none in dev; "off"
+	// for none). It answers without a token, so it belongs on loopback or a
+	// private network.
+	MetricsAddr string
+	// MetricsToken, when set, serves /metrics on the public port too, to a
+	// request that bears it (METRICS_TOKEN, Authorization: Bearer, 32+
+	// characters). Without one, the public port serves /metrics in dev only.
+	MetricsToken string
 	// TrustedProxies are the networks whose X-Forwarded-For is believed
 	// (TRUSTED_PROXIES, comma-separated CIDRs); empty means the peer address
 	// is the client.
 	TrustedProxies []*net.IPNet
 }
+
+// DefaultMetricsAddr is METRICS_ADDR in prod when unset: loopback, and not
+// 9090, where a Prometheus scraping this machine listens itself; 9464 is the
+// port OpenTelemetry's Prometheus exporter gives an application's own
+// metrics.
+const DefaultMetricsAddr = "127.0.0.1:9464"
+
+// metricsTokenLen is the shortest METRICS_TOKEN accepted: the token guards
+// the figures of every route on the public port, so it must not be guessable.
+const metricsTokenLen = 32
 
 // FromEnv reads the configuration from the process environment.
 func FromEnv() (Config, error) {
@@ -104,12 +123,27 @@ func Load(getenv func(string) string) (Config, error) {
 		StripePublishableKey: get("STRIPE_PUBLISHABLE_KEY", ""),
 		ChromiumPath:         get("CHROMIUM_PATH", ""),
 		StripeAPIBase:        get("STRIPE_API_BASE", ""),
+		MetricsToken:         get("METRICS_TOKEN", ""),
 		ShutdownTimeout:      20 * time.Second,
 	}
 	c.DatabaseURL = get("DATABASE_URL", c.DataDir+"/selfmap.db")
 	c.BaseURL = strings.TrimRight(get("BASE_URL", "http://localhost"+portOf(c.Addr)), "/")
 
 	var errs []error
+	c.MetricsAddr = get("METRICS_ADDR", "")
+	switch {
+	case c.MetricsAddr == "off":
+		c.MetricsAddr = ""
+	case c.MetricsAddr == "" && c.Env == EnvProd:
+		c.MetricsAddr = DefaultMetricsAddr
+	case c.MetricsAddr != "":
+		if _, _, err := net.SplitHostPort(c.MetricsAddr); err != nil {
+			errs = append(errs, fmt.Errorf("METRICS_ADDR must be host:port or off, got %q", c.MetricsAddr))
+		}
+	}
+	if c.MetricsToken != "" && len(c.MetricsToken) < metricsTokenLen {
+		errs = append(errs, fmt.Errorf("METRICS_TOKEN must be at least %d characters", metricsTokenLen))
+	}
 	c.RateLimitScale = 1
 	if v := get("RATE_LIMIT_SCALE", ""); v != "" {
 		f, err := strconv.ParseFloat(v, 64)
