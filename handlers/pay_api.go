@@ -107,6 +107,12 @@ func (s *Server) sandboxConfirm(c echo.Context) error {
 	if a.Status != store.AttemptStarted {
 		return apperr.BadRequest("pay.not_payable", nil)
 	}
+	// A promo price is paid only while the payment holds the code's use and
+	// the code is valid; otherwise the payment is closed before any card
+	// is charged, and the buyer starts again.
+	if err := s.Checkout.Payable(ctx, a); err != nil {
+		return err
+	}
 	out, err := sb.Confirm(ctx, a.ProviderRef.String, payment.Card{Number: number})
 	if errors.Is(err, payment.ErrNotPayable) {
 		return apperr.BadRequest("pay.not_payable", nil)

@@ -60,11 +60,15 @@ type Quote struct {
 }
 
 // Price quotes a SKU, with a promo code when one is given. A promo that
-// does not apply is an error with a message for the buyer.
+// does not apply is an error with a message for the buyer; promo codes are
+// for the report, never for a pack (docs/payments.md).
 func Price(sku store.PricedSKU, promo *store.Promo, now time.Time) (Quote, error) {
 	q := Quote{SKUID: sku.SKU.ID, Currency: sku.Currency, Subtotal: sku.Amount}
 	if sku.ListAmount.Valid && sku.ListAmount.Int64 > sku.Amount {
 		q.List = sku.ListAmount.Int64
+	}
+	if promo != nil && sku.Kind == store.OrderPack {
+		return Quote{}, apperr.BadRequest("pay.promo.packs", nil)
 	}
 	if promo != nil {
 		d, err := promoDiscount(*promo, q, now)
@@ -77,9 +81,29 @@ func Price(sku store.PricedSKU, promo *store.Promo, now time.Time) (Quote, error
 	return q, nil
 }
 
+// PromoHold is how long a payment holds a use of its promo code: long
+// enough to type a card and pass 3-D Secure; a payment left open longer
+// gives the use back.
+const PromoHold = 30 * time.Minute
+
+// HoldUntil is when a use of a promo code held by a payment started at now
+// ends: after PromoHold, and never after the code's own end.
+func HoldUntil(p store.Promo, now time.Time) time.Time {
+	until := now.Add(PromoHold)
+	if p.ValidUntil.Valid && p.ValidUntil.Time.Before(until) {
+		until = p.ValidUntil.Time
+	}
+	return until.UTC()
+}
+
+// PromoOpen reports whether a promo code is in its window at a time.
+func PromoOpen(p store.Promo, at time.Time) bool {
+	return !at.Before(p.ValidFrom) && (!p.ValidUntil.Valid || at.Before(p.ValidUntil.Time))
+}
+
 func promoDiscount(p store.Promo, q Quote, now time.Time) (int64, error) {
 	switch {
-	case now.Before(p.ValidFrom), p.ValidUntil.Valid && !now.Before(p.ValidUntil.Time):
+	case !PromoOpen(p, now):
 		return 0, apperr.BadRequest("pay.promo.expired", nil)
 	case p.MaxUses.Valid && int64(p.Uses) >= p.MaxUses.Int64:
 		return 0, apperr.BadRequest("pay.promo.used_up", nil)

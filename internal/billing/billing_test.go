@@ -17,6 +17,10 @@ func sku(amount, list int64, currency string) store.PricedSKU {
 	}
 }
 
+func pack(amount int64) store.PricedSKU {
+	return store.PricedSKU{SKU: store.SKU{ID: "mbti-pack-career", Kind: store.OrderPack}, Price: store.Price{Currency: "USD", Amount: amount}}
+}
+
 func TestPrice(t *testing.T) {
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	day := 24 * time.Hour
@@ -42,6 +46,8 @@ func TestPrice(t *testing.T) {
 		{name: "not yet valid", sku: sku(999, 0, "USD"), promo: &store.Promo{Code: "N", Kind: "percent", Value: 10, ValidFrom: now.Add(day)}, errID: "pay.promo.expired"},
 		{name: "expired", sku: sku(999, 0, "USD"), promo: &store.Promo{Code: "E", Kind: "percent", Value: 10, ValidFrom: now.Add(-2 * day), ValidUntil: sql.NullTime{Time: now, Valid: true}}, errID: "pay.promo.expired"},
 		{name: "used up", sku: sku(999, 0, "USD"), promo: &store.Promo{Code: "U", Kind: "percent", Value: 10, ValidFrom: now.Add(-day), MaxUses: sql.NullInt64{Int64: 3, Valid: true}, Uses: 3}, errID: "pay.promo.used_up"},
+		{name: "no promo on a pack", sku: pack(499), promo: open("percent", 100), errID: "pay.promo.packs"},
+		{name: "a pack at its own price", sku: pack(499), subtotal: 499, total: 499},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			q, err := Price(tc.sku, tc.promo, now)
@@ -74,5 +80,22 @@ func TestStateMachine(t *testing.T) {
 				t.Errorf("CanMove(%s, %s) = %v", from, to, got)
 			}
 		}
+	}
+}
+
+// A payment holds its code's use for PromoHold, never past the code's end.
+func TestHoldUntil(t *testing.T) {
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	open := store.Promo{Code: "P", ValidFrom: now.Add(-time.Hour)}
+	if got := HoldUntil(open, now); !got.Equal(now.Add(PromoHold)) {
+		t.Errorf("open-ended code: hold until %s", got)
+	}
+	ending := open
+	ending.ValidUntil = sql.NullTime{Time: now.Add(5 * time.Minute), Valid: true}
+	if got := HoldUntil(ending, now); !got.Equal(now.Add(5 * time.Minute)) {
+		t.Errorf("code ending in 5 minutes: hold until %s", got)
+	}
+	if !PromoOpen(ending, now) || PromoOpen(ending, now.Add(5*time.Minute)) || PromoOpen(open, now.Add(-2*time.Hour)) {
+		t.Error("PromoOpen does not follow the window [valid_from, valid_until)")
 	}
 }

@@ -76,8 +76,10 @@ type Created struct {
 
 // Create prices an order for the buyer's country (PriceCountry) and promo code, moves it to
 // pending and starts a payment. The amount comes from the catalogue, never
-// from the request. Of two concurrent calls for one order, one starts the
-// payment and the other answers with it.
+// from the request. A payment with a promo code holds one of its uses until
+// it is paid, replaced, declined or its hold ends (billing.HoldUntil); a
+// code whose uses are all paid for or held is refused. Of two concurrent
+// calls for one order, one starts the payment and the other answers with it.
 func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) bool) (Created, error) {
 	o, err := s.Order(ctx, in.OrderNumber, owns)
 	if err != nil {
@@ -126,18 +128,25 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	from := []string{string(billing.Created), string(billing.Failed)}
 	if billing.Status(o.Status) == billing.Pending {
 		// A second click, or a return to the page: the payment already
-		// started answers, unless the price changed (another promo code),
-		// in which case the started payment is replaced.
-		if c, ok, err := s.sameOpenAttempt(ctx, o, q); err != nil || ok {
+		// started answers, unless the price or the promo code changed or
+		// its hold ended, in which case the started payment is replaced.
+		if c, ok, err := s.sameOpenAttempt(ctx, o, q, now); err != nil || ok {
 			return c, err
 		}
 		from = []string{string(billing.Pending)}
 	}
 	a := store.Attempt{ID: ids.New(), OrderID: o.ID, Provider: s.Provider.Name(), Status: store.AttemptStarted,
 		Amount: q.Total, Currency: q.Currency, CreatedAt: now, UpdatedAt: now}
+	if promo != nil {
+		a.PromoCode = sql.NullString{String: promo.Code, Valid: true}
+		a.HoldUntil = sql.NullTime{Time: billing.HoldUntil(*promo, now), Valid: true}
+	}
 	priced := store.PricedOrder{ID: o.ID, SKUID: sku.SKU.ID, Currency: q.Currency, Country: country, Email: email,
-		Subtotal: q.Subtotal, Discount: q.Discount, Tax: q.Tax, Total: q.Total, Promo: sql.NullString{String: q.Promo, Valid: q.Promo != ""}}
+		Subtotal: q.Subtotal, Discount: q.Discount, Tax: q.Tax, Total: q.Total, Promo: a.PromoCode}
 	started, superseded, err := s.Store.StartPayment(ctx, priced, from, a)
+	if errors.Is(err, store.ErrPromoTaken) {
+		return Created{}, apperr.BadRequest("pay.promo.used_up", nil)
+	}
 	if err != nil {
 		return Created{}, err
 	}
@@ -147,7 +156,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 		if err != nil {
 			return Created{}, err
 		}
-		c, ok, err := s.sameOpenAttempt(ctx, o, q)
+		c, ok, err := s.sameOpenAttempt(ctx, o, q, now)
 		if err == nil && !ok {
 			err = apperr.BadRequest("pay.not_payable", nil)
 		}
@@ -173,7 +182,7 @@ var ErrPackOwned = apperr.BadRequest("pay.pack.owned", nil)
 // the report order, which must be paid: packs add to a report. The pack gets
 // an order of its own (one per result and pack), priced for the buyer's
 // country and paid like the report's through Create; a promo code does not
-// apply to it.
+// apply to it, and one sent is refused.
 func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(string) bool) (Created, error) {
 	report, err := s.Order(ctx, in.OrderNumber, owns)
 	if err != nil {
@@ -181,6 +190,9 @@ func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(stri
 	}
 	if report.Kind != store.OrderReport || billing.Status(report.Status) != billing.Paid {
 		return Created{}, apperr.BadRequest("pay.pack.report_first", nil)
+	}
+	if strings.TrimSpace(in.PromoCode) != "" {
+		return Created{}, apperr.BadRequest("pay.promo.packs", nil)
 	}
 	r, err := s.Store.GetResult(ctx, report.ResultID)
 	if err != nil {
@@ -212,14 +224,19 @@ func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(stri
 }
 
 // sameOpenAttempt returns the order's open attempt when it is for the same
-// amount as the quote.
-func (s *Service) sameOpenAttempt(ctx context.Context, o store.Order, q billing.Quote) (Created, bool, error) {
+// amount and promo code as the quote and still holds the code's use at now.
+// Another code at the same total is another payment: the use counted must
+// be the new code's.
+func (s *Service) sameOpenAttempt(ctx context.Context, o store.Order, q billing.Quote, now time.Time) (Created, bool, error) {
 	a, err := s.Store.OpenAttempt(ctx, o.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return Created{}, false, nil
 	}
-	if err != nil || a.Amount != q.Total || a.Currency != q.Currency {
+	if err != nil || a.Amount != q.Total || a.Currency != q.Currency || a.PromoCode.String != q.Promo {
 		return Created{}, false, err
+	}
+	if a.PromoCode.Valid && !a.Holds(now) {
+		return Created{}, false, nil
 	}
 	if !a.ProviderRef.Valid {
 		// The first call is still talking to the provider: start here too;
@@ -243,6 +260,52 @@ func (s *Service) cancel(ctx context.Context, refs []string) {
 			s.Logger.WarnContext(ctx, "checkout: cancel a replaced payment", "ref", ref, "err", err)
 		}
 	}
+}
+
+// ErrPromoEnded is a payment whose promo price no longer stands: the use of
+// the code it held ended, or the code did. The buyer starts again.
+var ErrPromoEnded = apperr.BadRequest("pay.promo.ended", nil)
+
+// Payable checks, before a card is taken for an open attempt, that its promo
+// price still stands: the attempt still holds its code's use and the code
+// is in its window. If not, the attempt is closed (closeHold), which leaves
+// the order payable again at today's price, and ErrPromoEnded is returned.
+func (s *Service) Payable(ctx context.Context, a store.Attempt) error {
+	if a.Status != store.AttemptStarted || !a.PromoCode.Valid {
+		return nil
+	}
+	now := s.Now().UTC()
+	// An attempt started before holds existed (migration 0020) has none to
+	// end; its code's window still applies.
+	ended := a.HoldUntil.Valid && !a.Holds(now)
+	if !ended {
+		p, err := s.Store.GetPromo(ctx, a.PromoCode.String)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		ended = err != nil || !billing.PromoOpen(p, now)
+	}
+	if !ended {
+		return nil
+	}
+	if err := s.closeHold(ctx, a); err != nil {
+		return err
+	}
+	return ErrPromoEnded
+}
+
+// closeHold closes an open attempt whose promo price no longer stands: the
+// provider cancels its payment, so no card can be charged on it any more,
+// and it fails (failure code promo_ended) through the one path of events,
+// which gives its use back and leaves the order payable again.
+func (s *Service) closeHold(ctx context.Context, a store.Attempt) error {
+	if c, ok := s.Provider.(payment.Canceler); ok && a.ProviderRef.Valid {
+		if err := c.Cancel(ctx, a.ProviderRef.String); err != nil {
+			return fmt.Errorf("checkout: close attempt %s: %w", a.ID, err)
+		}
+	}
+	return s.apply(ctx, payment.Event{ID: "promo_ended:" + a.ID, Kind: payment.EventFailed, Ref: a.ProviderRef.String, AttemptID: a.ID,
+		Amount: a.Amount, Currency: a.Currency, FailureCode: "promo_ended"}, time.Time{})
 }
 
 func (s *Service) start(ctx context.Context, a store.Attempt, o store.Order, email string) (Created, error) {
@@ -270,20 +333,29 @@ func (s *Service) Receive(ctx context.Context, payload []byte, header http.Heade
 	if err != nil {
 		return err
 	}
-	return s.apply(ctx, ev)
+	// The provider's time of the event is when the money moved, even for
+	// a delivery that arrives late; the sandbox delivers at once.
+	paidAt := ev.Created
+	if paidAt.IsZero() {
+		paidAt = s.Now().UTC()
+	}
+	return s.apply(ctx, ev, paidAt)
 }
 
 // apply records an event and acts on it in one transaction, so the order's
 // new state, the conversion and the receipt are committed together or not
-// at all, and once only.
-func (s *Service) apply(ctx context.Context, ev payment.Event) error {
+// at all, and once only. The attempt's row is locked first, so two events
+// of one payment (a success and a late failure, or one success under two
+// event ids) are applied one after the other. paidAt is when the provider
+// says the event happened; zero when it is not known (the reconciler's).
+func (s *Service) apply(ctx context.Context, ev payment.Event, paidAt time.Time) error {
 	now := s.Now().UTC()
 	return s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
 		fresh, err := s.Store.RecordEvent(ctx, tx, s.Provider.Name(), ev.ID, string(ev.Kind), ev.AttemptID, now)
 		if err != nil || !fresh {
 			return err
 		}
-		a, err := s.Store.GetAttempt(ctx, tx, ev.AttemptID)
+		a, err := s.Store.LockAttempt(ctx, tx, ev.AttemptID)
 		if errors.Is(err, store.ErrNotFound) {
 			s.Logger.WarnContext(ctx, "checkout: event for an unknown attempt", "event", ev.ID, "attempt", ev.AttemptID)
 			return nil
@@ -297,60 +369,121 @@ func (s *Service) apply(ctx context.Context, ev payment.Event) error {
 		}
 		switch ev.Kind {
 		case payment.EventSucceeded:
-			if ev.Amount != a.Amount || !strings.EqualFold(ev.Currency, a.Currency) {
-				return fmt.Errorf("checkout: event %s pays %d %s for attempt %s of %d %s", ev.ID, ev.Amount, ev.Currency, a.ID, a.Amount, a.Currency)
-			}
-			if a.Status == store.AttemptSucceeded {
-				// This payment's success again, under another event id (a
-				// provider's duplicate delivery): it was applied, and any
-				// second payment it made was reported, the first time. The
-				// soak's replays found it logged as a payment to refund.
-				s.Logger.InfoContext(ctx, "checkout: success of an attempt already applied", "order", o.OrderNumber, "attempt", a.ID, "event", ev.ID)
-				return nil
-			}
-			if err := s.Store.SetAttemptOutcome(ctx, tx, a.ID, store.AttemptSucceeded, "", now); err != nil {
-				return err
-			}
-			// Money taken is an order paid, even if a failure of this or an
-			// older attempt was applied first.
-			for _, from := range []billing.Status{billing.Pending, billing.Failed} {
-				won, err := s.Store.MoveOrder(ctx, tx, o.ID, string(from), string(billing.Paid), now)
-				if err != nil {
-					return err
-				}
-				if won {
-					return s.fulfil(ctx, tx, o, a, now)
-				}
-			}
-			s.Logger.ErrorContext(ctx, "checkout: a second payment for an order already paid: refund it", "order", o.OrderNumber,
-				"attempt", a.ID, "ref", a.ProviderRef.String, "status", o.Status)
-			return nil
+			return s.succeed(ctx, tx, ev, a, o, paidAt, now)
 		case payment.EventFailed:
-			// Only the failure of the order's current attempt fails it: a
-			// late failure of a replaced attempt changes nothing.
-			current := a.Status == store.AttemptStarted
-			if err := s.Store.SetAttemptOutcome(ctx, tx, a.ID, store.AttemptFailed, ev.FailureCode, now); err != nil || !current {
-				return err
-			}
-			_, err = s.Store.MoveOrder(ctx, tx, o.ID, string(billing.Pending), string(billing.Failed), now)
-			return err
+			return s.fail(ctx, tx, ev, a, o, now)
 		}
 		return nil
 	})
+}
+
+// succeed applies a payment's success: money taken is an order paid, even
+// if a failure of this or an older attempt was applied first, provided its
+// promo price still stands (promoStands).
+func (s *Service) succeed(ctx context.Context, tx *sqlx.Tx, ev payment.Event, a store.Attempt, o store.Order, paidAt, now time.Time) error {
+	if ev.Amount != a.Amount || !strings.EqualFold(ev.Currency, a.Currency) {
+		return fmt.Errorf("checkout: event %s pays %d %s for attempt %s of %d %s", ev.ID, ev.Amount, ev.Currency, a.ID, a.Amount, a.Currency)
+	}
+	if a.Status == store.AttemptSucceeded {
+		// This payment's success again, under another event id (a
+		// provider's duplicate delivery): it was applied, and any second
+		// payment it made was reported, the first time. The soak's replays
+		// found it logged as a payment to refund.
+		s.Logger.InfoContext(ctx, "checkout: success of an attempt already applied", "order", o.OrderNumber, "attempt", a.ID, "event", ev.ID)
+		return nil
+	}
+	if err := s.Store.SetAttemptOutcome(ctx, tx, a.ID, store.AttemptSucceeded, "", now); err != nil {
+		return err
+	}
+	stands, err := s.promoStands(ctx, tx, a, paidAt)
+	if err != nil {
+		return err
+	}
+	if !stands {
+		s.Logger.ErrorContext(ctx, "checkout: paid at a promo price its code no longer gives: refund it", "order", o.OrderNumber,
+			"attempt", a.ID, "ref", a.ProviderRef.String, "code", a.PromoCode.String)
+		if a.Status != store.AttemptStarted {
+			return nil
+		}
+		// The order's current payment: the order is payable again, at
+		// today's price.
+		_, err := s.Store.MoveOrder(ctx, tx, o.ID, string(billing.Pending), string(billing.Failed), now)
+		return err
+	}
+	for _, from := range []billing.Status{billing.Pending, billing.Failed} {
+		won, err := s.Store.MoveOrder(ctx, tx, o.ID, string(from), string(billing.Paid), now)
+		if err != nil {
+			return err
+		}
+		if won {
+			return s.fulfil(ctx, tx, o, a, now)
+		}
+	}
+	s.Logger.ErrorContext(ctx, "checkout: a second payment for an order already paid: refund it", "order", o.OrderNumber,
+		"attempt", a.ID, "ref", a.ProviderRef.String, "status", o.Status)
+	return nil
+}
+
+// promoStands reports whether a paid attempt's promo price stands. It does
+// when the attempt held its code's use when it was paid (a reconciled
+// outcome, whose time is not known, counts as paid while it was open). An
+// attempt that held none (replaced, declined and then paid, or left past
+// its hold) stands only if a use is still left and the code was in its
+// window when it was paid.
+func (s *Service) promoStands(ctx context.Context, tx *sqlx.Tx, a store.Attempt, paidAt time.Time) (bool, error) {
+	if !a.PromoCode.Valid {
+		return true, nil
+	}
+	if a.Status == store.AttemptStarted && a.HoldUntil.Valid && (paidAt.IsZero() || a.Holds(paidAt)) {
+		return true, nil
+	}
+	if paidAt.IsZero() {
+		paidAt = s.Now().UTC()
+	}
+	p, left, err := s.Store.PromoLeft(ctx, tx, a.PromoCode.String, a.ID, paidAt)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return left && billing.PromoOpen(p, paidAt), nil
+}
+
+// fail applies a payment's failure. Only the failure of the order's current
+// attempt fails the order; a late failure of a replaced attempt changes
+// nothing else. A payment that succeeded stays succeeded: a failure
+// delivered after its success (an earlier decline of the same payment,
+// arriving late, as a provider does not promise the order of its
+// deliveries) changes nothing at all.
+func (s *Service) fail(ctx context.Context, tx *sqlx.Tx, ev payment.Event, a store.Attempt, o store.Order, now time.Time) error {
+	if a.Status == store.AttemptSucceeded {
+		s.Logger.InfoContext(ctx, "checkout: failure of an attempt that succeeded changes nothing", "order", o.OrderNumber,
+			"attempt", a.ID, "event", ev.ID, "code", ev.FailureCode)
+		return nil
+	}
+	current := a.Status == store.AttemptStarted
+	if err := s.Store.SetAttemptOutcome(ctx, tx, a.ID, store.AttemptFailed, ev.FailureCode, now); err != nil || !current {
+		return err
+	}
+	_, err := s.Store.MoveOrder(ctx, tx, o.ID, string(billing.Pending), string(billing.Failed), now)
+	return err
 }
 
 // fulfil unlocks what was paid for (the order's paid state is the unlock),
 // records the conversion, and queues the order's e-mails: the receipt and,
 // for a report, a new report link in the report-ready mail.
 func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a store.Attempt, now time.Time) error {
-	if o.PromoCode.Valid {
-		// A promo use counts when it pays for something, once per order.
-		ok, err := s.Store.UsePromo(ctx, tx, o.PromoCode.String)
+	if a.PromoCode.Valid {
+		// A promo use counts when it pays for something, once per order:
+		// the payment's hold, or the check of one without (promoStands),
+		// kept it free.
+		ok, err := s.Store.UsePromo(ctx, tx, a.PromoCode.String)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			s.Logger.WarnContext(ctx, "checkout: promo code used past its limit by a race", "code", o.PromoCode.String, "order", o.OrderNumber)
+			s.Logger.WarnContext(ctx, "checkout: promo code used past its limit (its limit was lowered?)", "code", a.PromoCode.String, "order", o.OrderNumber)
 		}
 	}
 	if err := s.Store.InsertConversion(ctx, tx, store.Conversion{ID: ids.New(), OrderID: o.ID, Kind: "purchase",
@@ -399,13 +532,25 @@ func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a stor
 // commit) and applies what it says through the same path as an event. An
 // attempt still open is marked as asked, so the oldest open ones (a page
 // left with a payment started) cannot keep the others from being asked.
+// An open attempt whose promo hold ended is closed (closeHold): its payment
+// can no longer be made at a price the code no longer gives.
 func (s *Service) Reconcile(ctx context.Context, age time.Duration) (int, error) {
-	stale, err := s.Store.StaleAttempts(ctx, s.Now().Add(-age), 100)
+	now := s.Now().UTC()
+	stale, err := s.Store.StaleAttempts(ctx, now.Add(-age), 100)
+	if err != nil {
+		return 0, err
+	}
+	ended, err := s.Store.EndedHolds(ctx, now, 100)
 	if err != nil {
 		return 0, err
 	}
 	applied := 0
-	for _, a := range stale {
+	asked := map[string]bool{}
+	for _, a := range append(stale, ended...) {
+		if asked[a.ID] {
+			continue
+		}
+		asked[a.ID] = true
 		state, err := s.Provider.State(ctx, a.ProviderRef.String)
 		if err != nil {
 			s.Logger.WarnContext(ctx, "checkout: reconcile: provider state", "attempt", a.ID, "err", err)
@@ -413,11 +558,18 @@ func (s *Service) Reconcile(ctx context.Context, age time.Duration) (int, error)
 		}
 		ev := payment.Event{ID: "reconcile:" + a.ID + ":" + string(state), AttemptID: a.ID, Ref: a.ProviderRef.String,
 			Amount: a.Amount, Currency: a.Currency}
-		switch state {
-		case payment.StateSucceeded:
+		switch {
+		case state == payment.StateSucceeded:
 			ev.Kind = payment.EventSucceeded
-		case payment.StateFailed:
+		case state == payment.StateFailed:
 			ev.Kind, ev.FailureCode = payment.EventFailed, "reconciled_failure"
+		case a.PromoCode.Valid && a.HoldUntil.Valid && !a.Holds(now):
+			if err := s.closeHold(ctx, a); err != nil {
+				s.Logger.WarnContext(ctx, "checkout: reconcile: close an attempt whose promo hold ended", "attempt", a.ID, "err", err)
+				continue
+			}
+			applied++
+			continue
 		default:
 			// Still open: ask about the others first next time.
 			if err := s.Store.TouchAttempt(ctx, a.ID, s.Now()); err != nil {
@@ -425,7 +577,7 @@ func (s *Service) Reconcile(ctx context.Context, age time.Duration) (int, error)
 			}
 			continue
 		}
-		if err := s.apply(ctx, ev); err != nil {
+		if err := s.apply(ctx, ev, time.Time{}); err != nil {
 			// One bad attempt must not hold up the others.
 			s.Logger.ErrorContext(ctx, "checkout: reconcile: apply", "attempt", a.ID, "err", err)
 			continue

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -24,6 +25,17 @@ type Attempt struct {
 	FailureCode  sql.NullString `db:"failure_code"`
 	CreatedAt    time.Time      `db:"created_at"`
 	UpdatedAt    time.Time      `db:"updated_at"`
+	// PromoCode is the code this payment's price was discounted by, and
+	// HoldUntil when the use of it that the payment holds ends (migration
+	// 0020): while the attempt is started and before then, the use is
+	// the attempt's, and no other payment can take it.
+	PromoCode sql.NullString `db:"promo_code"`
+	HoldUntil sql.NullTime   `db:"hold_until"`
+}
+
+// Holds reports whether an attempt holds a use of its promo code at a time.
+func (a Attempt) Holds(at time.Time) bool {
+	return a.Status == AttemptStarted && a.PromoCode.Valid && a.HoldUntil.Valid && at.Before(a.HoldUntil.Time)
 }
 
 // Attempt statuses.
@@ -34,7 +46,7 @@ const (
 )
 
 const attemptColumns = `id, order_id, provider, provider_ref, client_secret, status, amount, currency, card_brand, card_last4,
-	failure_code, created_at, updated_at`
+	failure_code, created_at, updated_at, promo_code, hold_until`
 
 // PricedOrder is what checkout writes on an order when payment starts.
 type PricedOrder struct {
@@ -46,11 +58,17 @@ type PricedOrder struct {
 // AttemptSuperseded marks an attempt replaced by a newer one of its order.
 const AttemptSuperseded = "superseded"
 
+// ErrPromoTaken is a promo code whose every use is paid for or held by
+// another open payment.
+var ErrPromoTaken = errors.New("store: promo code has no use left")
+
 // StartPayment prices an order, moves it to pending from one of the states
-// given, records a new attempt and marks the order's other open attempts
-// superseded, in one transaction. It reports false when the order was not
-// in one of those states (another click won), and the provider references
-// of the attempts it superseded, to cancel them there.
+// given, marks the order's other open attempts superseded (which gives back
+// the promo uses they held) and records a new attempt, in one transaction.
+// An attempt with a promo code holds one of its uses, or the whole start
+// fails with ErrPromoTaken. It reports false when the order was not in one
+// of those states (another click won), and the provider references of the
+// attempts it superseded, to cancel them there.
 func (s *Store) StartPayment(ctx context.Context, o PricedOrder, from []string, a Attempt) (bool, []string, error) {
 	started := false
 	var superseded []string
@@ -68,10 +86,6 @@ func (s *Store) StartPayment(ctx context.Context, o PricedOrder, from []string, 
 		if n, _ := res.RowsAffected(); n == 0 {
 			return nil
 		}
-		if _, err := tx.NamedExecContext(ctx, `INSERT INTO payment_attempts (`+attemptColumns+`) VALUES (:id, :order_id, :provider,
-			:provider_ref, :client_secret, :status, :amount, :currency, :card_brand, :card_last4, :failure_code, :created_at, :updated_at)`, a); err != nil {
-			return fmt.Errorf("store: insert attempt: %w", err)
-		}
 		// Every earlier payment is closed at the provider: open ones, and
 		// failed ones a provider may keep open for another card (Stripe).
 		if err := tx.SelectContext(ctx, &superseded, tx.Rebind(`SELECT provider_ref FROM payment_attempts
@@ -82,10 +96,46 @@ func (s *Store) StartPayment(ctx context.Context, o PricedOrder, from []string, 
 			AttemptSuperseded, a.CreatedAt, o.ID, a.ID, AttemptStarted); err != nil {
 			return fmt.Errorf("store: supersede attempts: %w", err)
 		}
+		if a.PromoCode.Valid {
+			_, left, err := s.PromoLeft(ctx, tx, a.PromoCode.String, a.ID, a.CreatedAt)
+			if err != nil {
+				return err
+			}
+			if !left {
+				return ErrPromoTaken
+			}
+		}
+		if _, err := tx.NamedExecContext(ctx, `INSERT INTO payment_attempts (`+attemptColumns+`) VALUES (:id, :order_id, :provider,
+			:provider_ref, :client_secret, :status, :amount, :currency, :card_brand, :card_last4, :failure_code, :created_at, :updated_at,
+			:promo_code, :hold_until)`, a); err != nil {
+			return fmt.Errorf("store: insert attempt: %w", err)
+		}
 		started = true
 		return nil
 	})
 	return started, superseded, err
+}
+
+// PromoLeft reads a promo code in tx and reports whether it has a use that
+// is neither paid for nor held at a time by an open attempt other than
+// except. It locks the code's row first and keeps it locked until tx ends,
+// so two payments cannot both see the last use free: of two concurrent
+// calls, the second waits and then counts the first one's hold.
+func (s *Store) PromoLeft(ctx context.Context, tx *sqlx.Tx, code, except string, at time.Time) (Promo, bool, error) {
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE promo_codes SET uses = uses WHERE code = ?`), code); err != nil {
+		return Promo{}, false, fmt.Errorf("store: lock promo: %w", err)
+	}
+	var c struct {
+		Promo
+		Held int64 `db:"held"`
+	}
+	err := tx.GetContext(ctx, &c, tx.Rebind(`SELECT p.code, p.kind, p.value, p.currency, p.valid_from, p.valid_until, p.max_uses, p.uses,
+		(SELECT COUNT(*) FROM payment_attempts a WHERE a.promo_code = p.code AND a.status = ? AND a.hold_until > ? AND a.id <> ?) AS held
+		FROM promo_codes p WHERE p.code = ?`), AttemptStarted, at.UTC(), except, code)
+	if err != nil {
+		return Promo{}, false, notFound("promo left", err)
+	}
+	return c.Promo, !c.MaxUses.Valid || int64(c.Uses)+c.Held < c.MaxUses.Int64, nil
 }
 
 // SetAttemptStarted records the provider's reference of an attempt.
@@ -107,6 +157,16 @@ func (s *Store) SetAttemptCard(ctx context.Context, id, brand, last4 string, now
 		return fmt.Errorf("store: set attempt card: %w", err)
 	}
 	return nil
+}
+
+// LockAttempt reads an attempt in tx after locking its row, so that events
+// of one payment applied at once are applied one after the other, each
+// seeing what the one before did.
+func (s *Store) LockAttempt(ctx context.Context, tx *sqlx.Tx, id string) (Attempt, error) {
+	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE payment_attempts SET updated_at = updated_at WHERE id = ?`), id); err != nil {
+		return Attempt{}, fmt.Errorf("store: lock attempt: %w", err)
+	}
+	return s.GetAttempt(ctx, tx, id)
 }
 
 // GetAttempt reads an attempt.
@@ -150,6 +210,20 @@ func (s *Store) StaleAttempts(ctx context.Context, before time.Time, limit int) 
 		WHERE status = ? AND provider_ref IS NOT NULL AND updated_at < ? ORDER BY updated_at LIMIT ?`), AttemptStarted, before.UTC(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: stale attempts: %w", err)
+	}
+	return out, nil
+}
+
+// EndedHolds lists attempts still started whose promo hold ended by a
+// time, for the reconciler to close: a payment left open must not be paid
+// later at a price its code no longer gives.
+func (s *Store) EndedHolds(ctx context.Context, before time.Time, limit int) ([]Attempt, error) {
+	var out []Attempt
+	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts
+		WHERE promo_code IS NOT NULL AND status = ? AND provider_ref IS NOT NULL AND hold_until <= ? ORDER BY hold_until LIMIT ?`),
+		AttemptStarted, before.UTC(), limit)
+	if err != nil {
+		return nil, fmt.Errorf("store: ended holds: %w", err)
 	}
 	return out, nil
 }
