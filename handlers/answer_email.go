@@ -12,11 +12,18 @@ import (
 )
 
 // answerEmail serves GET /answer/email/{p}: the e-mail step, then the
-// personal-details step, then on to the free result.
+// personal-details step, then on to the free result. Once the report is
+// paid the steps are over: on to the report.
 func (s *Server) answerEmail(c echo.Context) error {
+	sensitive(c)
 	r, err := s.flowResult(c)
 	if err != nil {
 		return flowError(c, err)
+	}
+	if paid, err := s.reportPaid(c.Request().Context(), r.ID); err != nil {
+		return err
+	} else if paid {
+		return c.Redirect(http.StatusSeeOther, flowURL(c, "/report/result", r.ID))
 	}
 	action := flowURL(c, "/answer/email", r.ID)
 	switch {
@@ -30,8 +37,10 @@ func (s *Server) answerEmail(c echo.Context) error {
 
 // answerEmailPost takes either step's form (POST /answer/email/{p}). An
 // invalid form is shown again with the values kept and a message per field;
-// a valid one redirects (Post/Redirect/Get).
+// a valid one redirects (Post/Redirect/Get). After payment the service
+// refuses another address, norm group or country, field by field.
 func (s *Server) answerEmailPost(c echo.Context) error {
+	sensitive(c)
 	r, err := s.flowResult(c)
 	if err != nil {
 		return flowError(c, err)

@@ -65,7 +65,7 @@ func withParam(href, name, value string) string {
 // startHref is where a page's "Start the test" leads, tracking parameters
 // kept.
 func startHref(c echo.Context, p exam.Pair) string {
-	return state(c).WithQuery(state(c).LocalPath("/answer/question/" + p.String()))
+	return state(c).WithTracking(state(c).LocalPath("/answer/question/" + p.String()))
 }
 
 // proof gathers the page's counters, notices and reviews from the social

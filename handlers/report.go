@@ -19,44 +19,83 @@ import (
 	"selfmap/internal/i18n"
 	"selfmap/internal/packs"
 	"selfmap/internal/report"
+	"selfmap/internal/retrieve"
 	"selfmap/internal/store"
 	"selfmap/views"
 )
 
-// reportAccess finds the result a report screen is about and how its links
-// carry it on: a report link (?t=, anyone holding the link) or the browser
-// that took the test (?r=). A report that is not paid, or a token that opens
-// nothing, answers exactly like a missing page; the test-taker's own browser
-// is sent to the product page instead.
-func (s *Server) reportAccess(c echo.Context) (store.Result, url.Values, error) {
-	private(c)
-	ctx := c.Request().Context()
+// reportView is the result a report screen is about, and what the
+// screen's own links carry to reach it again.
+type reportView struct {
+	result store.Result
+	// query names the result for the browser or account that owns it
+	// (?r=); a link's holder gets none: the session remembers the link.
+	query url.Values
+	// owner is the test-taker's browser or account, which may buy more.
+	owner bool
+}
+
+// reportAccess finds the result a report screen is about: a report link
+// (?t=, anyone holding the link, for retrieve.LinkLifetime and until its
+// owner withdraws it), the browser or account that took the test (?r=),
+// or else the link this browser opened last. The token never reaches a
+// link of the page: the session keeps its hash instead. A report that is
+// not paid, or a token that opens nothing, answers exactly like a missing
+// page; a link that expired or was withdrawn says so; the test-taker's own
+// browser is sent to the product page instead.
+func (s *Server) reportAccess(c echo.Context) (reportView, error) {
+	sensitive(c)
 	if token := c.QueryParam("t"); token != "" {
 		if len(token) > 128 {
-			return store.Result{}, nil, notFound()
+			return reportView{}, notFound()
 		}
-		r, err := s.Store.ResultForToken(ctx, token)
-		if errors.Is(err, store.ErrNotFound) {
-			return store.Result{}, nil, notFound()
+		return s.linkedReport(c, store.HashToken(token))
+	}
+	if c.QueryParam("r") == "" {
+		if hash := s.openedReportLink(c); hash != "" {
+			return s.linkedReport(c, hash)
 		}
-		if err != nil {
-			return store.Result{}, nil, err
-		}
-		if paid, err := s.reportPaid(ctx, r.ID); err != nil || !paid {
-			return store.Result{}, nil, cmp.Or(err, notFound())
-		}
-		return r, url.Values{"t": {token}}, nil
 	}
 	r, err := s.flowResult(c)
 	if err != nil {
-		return store.Result{}, nil, err
+		return reportView{}, err
 	}
-	if paid, err := s.reportPaid(ctx, r.ID); err != nil {
-		return store.Result{}, nil, err
+	if paid, err := s.reportPaid(c.Request().Context(), r.ID); err != nil {
+		return reportView{}, err
 	} else if !paid {
-		return store.Result{}, nil, redirectError{to: flowURL(c, "/paying/buyreport", r.ID)}
+		return reportView{}, redirectError{to: flowURL(c, "/paying/buyreport", r.ID)}
 	}
-	return r, url.Values{"r": {r.ID}}, nil
+	return reportView{result: r, query: url.Values{"r": {r.ID}}, owner: true}, nil
+}
+
+// linkedReport opens the paid report of a link, found by its token's hash,
+// and remembers the link for the report's next screens. The owner's
+// browser or account, holding a link too, keeps its own way in.
+func (s *Server) linkedReport(c echo.Context, hash string) (reportView, error) {
+	ctx := c.Request().Context()
+	id, err := s.Retrieval.Open(ctx, hash)
+	if err != nil {
+		if errors.Is(err, retrieve.ErrLinkClosed) && s.openedReportLink(c) == hash {
+			if err := s.rememberReportLink(c, ""); err != nil {
+				return reportView{}, err
+			}
+		}
+		return reportView{}, err
+	}
+	if paid, err := s.reportPaid(ctx, id); err != nil || !paid {
+		return reportView{}, cmp.Or(err, notFound())
+	}
+	r, err := s.Store.GetResult(ctx, id)
+	if err != nil {
+		return reportView{}, err
+	}
+	if s.owns(c)(r.ID) {
+		return reportView{result: r, query: url.Values{"r": {r.ID}}, owner: true}, nil
+	}
+	if err := s.rememberReportLink(c, hash); err != nil {
+		return reportView{}, err
+	}
+	return reportView{result: r, query: url.Values{}}, nil
 }
 
 func (s *Server) reportPaid(ctx context.Context, resultID string) (bool, error) {
@@ -72,15 +111,20 @@ func (s *Server) reportPaid(ctx context.Context, resultID string) (bool, error) 
 
 // reportURL is a report screen of the request's pair and locale.
 func reportURL(c echo.Context, screen string, q url.Values) string {
-	return state(c).LocalPath(screen+"/"+pair(c).String()) + "?" + q.Encode()
+	u := state(c).LocalPath(screen + "/" + pair(c).String())
+	if len(q) > 0 {
+		u += "?" + q.Encode()
+	}
+	return u
 }
 
 // reportResult serves /report/result/{p}: the full report, in two tabs.
 func (s *Server) reportResult(c echo.Context) error {
-	r, q, err := s.reportAccess(c)
+	v, err := s.reportAccess(c)
 	if err != nil {
-		return flowError(c, err)
+		return s.reportError(c, err)
 	}
+	r, q := v.result, v.query
 	p, err := s.reportPage(c.Request().Context(), tr(c), state(c).Locale, r)
 	if err != nil {
 		return err
@@ -105,15 +149,13 @@ func (s *Server) reportResult(c echo.Context) error {
 	p.TestsHref = state(c).LocalPath("/tests/" + pair(c).String())
 	p.CSS = s.Assets.URL("static/css/report.css")
 	p.Share = shareLinks(state(c).BaseURL+state(c).LocalPath("/types/"+pair(c).String()+"/"+strings.ToLower(p.Letters)), p.Title)
-	if q.Get("r") != "" {
+	if v.owner {
 		p.PacksHref = s.unboughtPacksHref(c, r)
 	}
 	p.Rated = s.ratingOf(c.Request().Context(), r.ID)
 	if e := c.QueryParam("rating"); e == "invalid" {
 		p.RatingError = "report.page.rating_invalid"
 	}
-	c.Response().Header().Set("Cache-Control", "private, no-store")
-	c.Response().Header().Set("Referrer-Policy", "no-referrer")
 	return s.render(c, http.StatusOK, views.Report(p))
 }
 
@@ -260,10 +302,11 @@ func (s *Server) ratingOf(ctx context.Context, resultID string) int {
 // finds the report, 1 to 5, stored once per result (a second rating
 // replaces the first). It feeds the landing pages' user-rated accuracy.
 func (s *Server) reportRating(c echo.Context) error {
-	r, q, err := s.reportAccess(c)
+	v, err := s.reportAccess(c)
 	if err != nil {
-		return flowError(c, err)
+		return s.reportError(c, err)
 	}
+	r, q := v.result, v.query
 	score, err := strconv.Atoi(c.FormValue("score"))
 	if err != nil || score < 1 || score > 5 {
 		bad := url.Values{}

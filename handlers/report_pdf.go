@@ -113,14 +113,14 @@ const pdfTries = 40
 // in the page's locale, named after the order; while it is being made, a
 // page that looks again every 3 seconds.
 func (s *Server) reportDownload(c echo.Context) error {
-	r, q, err := s.reportAccess(c)
+	v, err := s.reportAccess(c)
 	if err != nil {
-		return flowError(c, err)
+		return s.reportError(c, err)
 	}
+	r, q := v.result, v.query
 	ctx := c.Request().Context()
 	l := state(c).Locale
 	p, ready, err := s.pdfFor(ctx, r.ID, l.Tag)
-	c.Response().Header().Set("Cache-Control", "private, no-store")
 	back := reportURL(c, "/report/result", q)
 	if errors.Is(err, errNoPrinter) {
 		return s.render(c, http.StatusServiceUnavailable, views.PDFStatus(views.PDFStatusPage{Failed: true, Back: back}))

@@ -11,7 +11,7 @@ import (
 // retrievePage serves GET /report/retrieve/{p}: the form that mails the
 // links to a mailbox's paid reports.
 func (s *Server) retrievePage(c echo.Context) error {
-	private(c)
+	sensitive(c)
 	return s.render(c, http.StatusOK, views.Retrieve(views.RetrievePage{Action: retrieveAction(c)}))
 }
 
@@ -20,7 +20,7 @@ func (s *Server) retrievePage(c echo.Context) error {
 // again with the address kept and its message. The page never shows a
 // report or a link.
 func (s *Server) retrievePost(c echo.Context) error {
-	private(c)
+	sensitive(c)
 	email := c.FormValue("email")
 	err := s.Retrieval.Send(c.Request().Context(), email, state(c).Locale)
 	if err == nil {
@@ -42,6 +42,7 @@ func (s *Server) retrievePost(c echo.Context) error {
 // the same as the form, answered in the envelope. Nothing of a report is in
 // the answer.
 func (s *Server) apiRetrieve(c echo.Context) error {
+	sensitive(c)
 	var req struct {
 		Email string `json:"email"`
 	}

@@ -165,6 +165,7 @@ func (s *Server) routes(e *echo.Echo) {
 	get("/userCenter/user-info", s.userInfo, s.requireUser)
 	get("/userCenter/cancel", s.userCancelPage, s.requireUser)
 	e.POST("/userCenter/cancel", s.userCancelPost, writeLimit, s.requireUser)
+	e.POST("/userCenter/reportLinks/revoke", s.userRevokeReportLinks, writeLimit, s.requireUser)
 
 	// Development only
 	get("/dev/mail", s.devMail)

@@ -10,8 +10,9 @@ import (
 
 // userResultReport serves /userCenter/resultReport: one of the user's
 // results (?r=, else the newest) with what can be done with it: view or
-// pay, and share; the others are listed to switch to. Another user's id,
-// or an unknown one, answers like a missing page.
+// pay, share, and for a paid one withdraw its links; the others are listed
+// to switch to. Another user's id, or an unknown one, answers like a
+// missing page.
 func (s *Server) userResultReport(c echo.Context) error {
 	p, err := s.userCenterPage(c, "reports")
 	if err != nil {
@@ -41,5 +42,11 @@ func (s *Server) userResultReport(c echo.Context) error {
 	}
 	p.TestHref = state(c).LocalPath("/answer/question/" + state(c).Home.String())
 	p.ReportsHref = state(c).LocalPath("/userCenter/reportList")
-	return s.render(c, http.StatusOK, views.UserResultReport(p))
+	var links *views.ReportLinks
+	if p.Latest != nil {
+		if links, err = s.userReportLinks(c, *p.Latest); err != nil {
+			return err
+		}
+	}
+	return s.render(c, http.StatusOK, views.UserResultReport(p, links))
 }

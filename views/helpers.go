@@ -95,7 +95,7 @@ func navItems(ctx context.Context) []NavItem {
 		{Label: t(ctx, "nav.tests"), Href: r.LocalPath("/tests/" + pair)},
 		{Label: t(ctx, "footer.help"), Href: r.LocalPath("/help/" + pair)},
 		account,
-		{Label: t(ctx, "links.start"), Href: r.WithQuery(r.LocalPath("/answer/question/" + pair)), CTA: true},
+		{Label: t(ctx, "links.start"), Href: r.WithTracking(r.LocalPath("/answer/question/" + pair)), CTA: true},
 	}
 }
 

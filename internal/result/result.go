@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"selfmap/internal/apperr"
+	"selfmap/internal/billing"
 	"selfmap/internal/exam"
 	"selfmap/internal/geo"
 	"selfmap/internal/ids"
@@ -81,13 +82,44 @@ func (s *Service) Get(ctx context.Context, id string, owns func(string) bool) (s
 }
 
 // SetEmail records the address the report goes to. The returned message id
-// is a validation failure to show beside the field.
+// is a validation failure to show beside the field. Once the report is
+// paid the address is part of what was bought: the same address is
+// accepted again, another is refused.
 func (s *Service) SetEmail(ctx context.Context, r store.Result, email string) (string, error) {
 	clean, msg := validate.Email(email)
 	if msg != "" {
 		return msg, nil
 	}
+	if !strings.EqualFold(clean, r.Email.String) {
+		paid, err := s.paid(ctx, r.ID)
+		if err != nil {
+			return "", err
+		}
+		if paid {
+			return MsgFrozenEmail, nil
+		}
+	}
 	return "", notFoundAs(s.Store.SetResultEmail(ctx, r.ID, clean, s.Now()))
+}
+
+// The messages of a change refused because the report is paid for.
+const (
+	MsgFrozenEmail     = "links.frozen.email"
+	MsgFrozenNormGroup = "links.frozen.norm_group"
+	MsgFrozenCountry   = "links.frozen.country"
+)
+
+// paid reports whether the result's report order is paid: from then on,
+// what the report was scored against and priced for stays as it was.
+func (s *Service) paid(ctx context.Context, resultID string) (bool, error) {
+	o, err := s.Store.OrderForResult(ctx, resultID)
+	if errors.Is(err, store.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return billing.Status(o.Status) == billing.Paid, nil
 }
 
 // notFoundAs turns a row that vanished mid-flow into the service's 404.
@@ -109,7 +141,10 @@ var Genders = []string{"female", "male", "unspecified"}
 
 // SetDetails validates the personal details, rescores the result against
 // the norm group they select, and stores both. Field errors come back keyed
-// by field name; nothing is stored unless all fields are valid.
+// by field name; nothing is stored unless all fields are valid. Once the
+// report is paid, its norm group (what it was scored against) and its
+// country (what it was priced for) are frozen: a correction that keeps
+// both, a name or a birth year in the same age band, is still taken.
 func (s *Service) SetDetails(ctx context.Context, r store.Result, in DetailsInput) (map[string]string, error) {
 	errs := map[string]string{}
 	var d store.Details
@@ -157,9 +192,37 @@ func (s *Service) SetDetails(ctx context.Context, r store.Result, in DetailsInpu
 	if err != nil {
 		return nil, fmt.Errorf("result: rescore %s: %w", r.ID, err)
 	}
+	if errs, err := s.frozen(ctx, r, d, scored.NormGroup); err != nil || len(errs) > 0 {
+		return errs, err
+	}
 	scores, err := json.Marshal(scored.Detail)
 	if err != nil {
 		return nil, err
 	}
 	return nil, notFoundAs(s.Store.SetResultDetails(ctx, r.ID, d, store.Rescored{NormGroup: scored.NormGroup, Scores: string(scores), ResultCode: scored.Code}, s.Now()))
+}
+
+// frozen returns the field errors of details that would change a paid
+// report's norm group or country; none when the report is not paid.
+func (s *Service) frozen(ctx context.Context, r store.Result, d store.Details, normGroup string) (map[string]string, error) {
+	if normGroup == r.NormGroup && d.Country == r.Country.String {
+		return nil, nil
+	}
+	paid, err := s.paid(ctx, r.ID)
+	if err != nil || !paid {
+		return nil, err
+	}
+	errs := map[string]string{}
+	if d.Country != r.Country.String {
+		errs["country"] = MsgFrozenCountry
+	}
+	if normGroup != r.NormGroup {
+		if d.BirthYear != r.BirthYear {
+			errs["birthYear"] = MsgFrozenNormGroup
+		}
+		if d.Gender != r.Gender || errs["birthYear"] == "" {
+			errs["gender"] = MsgFrozenNormGroup
+		}
+	}
+	return errs, nil
 }

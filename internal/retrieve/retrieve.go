@@ -1,5 +1,8 @@
-// Package retrieve sends a mailbox new links to every report paid for with
-// its address. The links go only to the mailbox: nothing here returns one.
+// Package retrieve hands out and checks report links. It sends a mailbox
+// new links to every report paid for with its address (the links go only to
+// the mailbox: nothing here returns one), decides whether a link still
+// opens its report (for LinkLifetime, until its owner withdraws it), and
+// withdraws a report's links for its owner.
 package retrieve
 
 import (

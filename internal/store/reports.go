@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -29,7 +30,8 @@ func (s *Store) AddReportLink(ctx context.Context, q sqlx.ExecerContext, resultI
 	return nil
 }
 
-// ResultForToken finds the result a report link token opens.
+// ResultForToken finds the result a report link token was made for,
+// whether or not the link still opens it (see ReportLinkByHash).
 func (s *Store) ResultForToken(ctx context.Context, token string) (Result, error) {
 	var r Result
 	err := s.DB.GetContext(ctx, &r, s.DB.Rebind(`SELECT `+prefixed("r.", resultColumns)+` FROM report_links l
@@ -38,6 +40,46 @@ func (s *Store) ResultForToken(ctx context.Context, token string) (Result, error
 		return Result{}, notFound("result for token", err)
 	}
 	return r, nil
+}
+
+// ReportLink is one link to a report: only its token's hash is kept.
+// RevokedAt is set when the report's owner withdrew it.
+type ReportLink struct {
+	TokenHash string       `db:"token_hash"`
+	ResultID  string       `db:"result_id"`
+	CreatedAt time.Time    `db:"created_at"`
+	RevokedAt sql.NullTime `db:"revoked_at"`
+}
+
+// ReportLinkByHash finds a link by its token's hash (ErrNotFound when none).
+func (s *Store) ReportLinkByHash(ctx context.Context, tokenHash string) (ReportLink, error) {
+	var l ReportLink
+	if err := s.DB.GetContext(ctx, &l, s.DB.Rebind(`SELECT token_hash, result_id, created_at, revoked_at FROM report_links
+		WHERE token_hash = ?`), tokenHash); err != nil {
+		return ReportLink{}, notFound("report link", err)
+	}
+	l.CreatedAt, l.RevokedAt.Time = l.CreatedAt.UTC(), l.RevokedAt.Time.UTC()
+	return l, nil
+}
+
+// RevokeReportLinks withdraws every link of a result not withdrawn yet.
+func (s *Store) RevokeReportLinks(ctx context.Context, resultID string, now time.Time) error {
+	if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE report_links SET revoked_at = ? WHERE result_id = ? AND revoked_at IS NULL`),
+		now.UTC(), resultID); err != nil {
+		return fmt.Errorf("store: revoke report links: %w", err)
+	}
+	return nil
+}
+
+// CountOpenReportLinks counts a result's links made after since and not
+// withdrawn: the links that still open the report.
+func (s *Store) CountOpenReportLinks(ctx context.Context, resultID string, since time.Time) (int, error) {
+	var n int
+	if err := s.DB.GetContext(ctx, &n, s.DB.Rebind(`SELECT COUNT(*) FROM report_links
+		WHERE result_id = ? AND revoked_at IS NULL AND created_at > ?`), resultID, since.UTC()); err != nil {
+		return 0, fmt.Errorf("store: count open report links: %w", err)
+	}
+	return n, nil
 }
 
 // ReportPDF is a report rendered as a PDF in one locale.

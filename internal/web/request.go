@@ -6,6 +6,8 @@ package web
 import (
 	"context"
 	"net/url"
+	"slices"
+	"strings"
 
 	"selfmap/internal/consent"
 	"selfmap/internal/exam"
@@ -64,7 +66,10 @@ func (r *Request) LocalPath(path string) string {
 	return r.Locale.Path(path)
 }
 
-// WithQuery appends the request's query string to a path.
+// WithQuery appends the request's whole query string to a path: for a
+// redirect to another address of the same page (its locale, its canonical
+// or legacy path), which must keep everything it was sent. A link to
+// another page carries only the tracking parameters: WithTracking.
 func (r *Request) WithQuery(path string) string {
 	if r.Query == "" {
 		return path
@@ -72,22 +77,83 @@ func (r *Request) WithQuery(path string) string {
 	return path + "?" + r.Query
 }
 
+// WithTracking appends the request's tracking parameters to a path: what
+// navigation and every other link carry on, so an ad's click id reaches
+// checkout. Nothing else of the query leaves the page it was sent to: not a
+// report link's token, an e-mail address or a result id.
+func (r *Request) WithTracking(path string) string {
+	if q := TrackingQuery(r.Query); q != "" {
+		return path + "?" + q
+	}
+	return path
+}
+
 // SwitchLocaleURL is the link that changes language: the same page with hl
-// set, which also stores the choice in the locale cookie.
+// set, which also stores the choice in the locale cookie. Like any link it
+// carries only the tracking parameters: a page opened by a token finds its
+// report again through the session, never through the link.
 func (r *Request) SwitchLocaleURL(l i18n.Locale) string {
-	q, _ := url.ParseQuery(r.Query)
-	q.Set("hl", l.Spec)
-	return l.Path(r.Path) + "?" + q.Encode()
+	q := keptQuery(r.Query, "hl")
+	if q != "" {
+		q += "&"
+	}
+	return l.Path(r.Path) + "?" + q + "hl=" + url.QueryEscape(l.Spec)
 }
 
 // HomePath is the theme's home route in the request's locale, with the
-// default pair and the query kept: where "Go back home" leads.
+// default pair and the tracking parameters kept: where "Go back home"
+// leads.
 func (r *Request) HomePath() string {
 	p := "/"
 	if r.Theme != nil && r.Theme.Name != theme.Home {
 		p = "/landing/" + r.Theme.Name + "/" + r.Home.String()
 	}
-	return r.WithQuery(r.LocalPath(p))
+	return r.WithTracking(r.LocalPath(p))
+}
+
+// TrackingQuery keeps, of a raw query, the tracking parameters
+// (tracking.KeptParams) in the order they came, each once, non-empty and
+// at most maxTrackingValue bytes long; everything else is dropped.
+func TrackingQuery(raw string) string {
+	return keptQuery(raw, "")
+}
+
+// TrackingLink strips from a local link's query everything but the
+// tracking parameters, whatever built it: the layout's shared links (its
+// navigation) pass through here, so none carries a secret on.
+func TrackingLink(href string) string {
+	path, query, ok := strings.Cut(href, "?")
+	if !ok {
+		return href
+	}
+	if q := TrackingQuery(query); q != "" {
+		return path + "?" + q
+	}
+	return path
+}
+
+// maxTrackingValue bounds a tracking parameter's value on a link: a click
+// id is short, and a long value would only lengthen every URL.
+const maxTrackingValue = 200
+
+// keptQuery is TrackingQuery without the parameter skip.
+func keptQuery(raw, skip string) string {
+	var kept []string
+	seen := map[string]bool{}
+	for _, pair := range strings.Split(raw, "&") {
+		rawName, rawValue, _ := strings.Cut(pair, "=")
+		name, err := url.QueryUnescape(rawName)
+		if err != nil || name == skip || seen[name] || !slices.Contains(tracking.KeptParams, name) {
+			continue
+		}
+		value, err := url.QueryUnescape(rawValue)
+		if err != nil || value == "" || len(value) > maxTrackingValue {
+			continue
+		}
+		seen[name] = true
+		kept = append(kept, url.QueryEscape(name)+"="+url.QueryEscape(value))
+	}
+	return strings.Join(kept, "&")
 }
 
 type ctxKey struct{}
