@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/labstack/echo/v4"
@@ -19,11 +20,17 @@ func (s *Server) userRegister(c echo.Context) error {
 }
 
 // userRegisterPost creates the account (POST /user/register), signs it in
-// on a new session and asks for the mailed code.
+// on a new session and asks for the mailed code. An address that has an
+// account gets the same answer with nobody signed in (see
+// account.Service.Register); one locked by failed log-ins is refused as at
+// log-in.
 func (s *Server) userRegisterPost(c echo.Context) error {
 	in := account.RegisterInput{Name: c.FormValue("name"), Email: c.FormValue("email"), Password: c.FormValue("password"),
 		Confirm: c.FormValue("confirm"), Agreed: c.FormValue("agree") != "", Locale: state(c).Locale.Tag}
 	u, errs, err := s.Accounts.Register(c.Request().Context(), in)
+	if errors.Is(err, account.ErrLocked) {
+		return s.renderRegister(c, http.StatusTooManyRequests, in, account.Errors{"": account.ErrLocked.ID})
+	}
 	if err != nil {
 		return err
 	}
@@ -75,8 +82,12 @@ func signedIn(c echo.Context, err error) error {
 }
 
 // signIn starts the user's session and joins this browser's results to
-// the account.
+// the account. A registration whose address had an account comes back
+// without an id: it starts a new session signed in as nobody instead.
 func (s *Server) signIn(c echo.Context, u store.User) error {
+	if u.ID == "" {
+		return s.startPending(c, u.Email)
+	}
 	owned, _ := s.session(c).Values["results"].([]string)
 	if err := s.Accounts.ClaimOwnResults(c.Request().Context(), u.ID, owned); err != nil {
 		return err

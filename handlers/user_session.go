@@ -3,7 +3,9 @@ package handlers
 import (
 	"errors"
 	"net/http"
+	"time"
 
+	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/store"
@@ -13,10 +15,21 @@ import (
 // userKey is where the signed-in user travels in the echo context.
 const userKey = "user"
 
+// sessionIdle is how long a session lasts unused: a cookie that has not
+// been used for that long signs nobody in, wherever it was copied to.
+// sessionTouch is how often a session in use writes its last use back
+// (with a new cookie): often enough for the limit, seldom enough not to
+// send a cookie with every page.
+const (
+	sessionIdle  = 30 * 24 * time.Hour
+	sessionTouch = time.Hour
+)
+
 // currentUser is the signed-in user, read once per request. The session
-// names a user and the generation it was made in; a session of an older
-// generation (the password changed since) or of a deleted account is
-// signed out here.
+// names a user, the generation it was made in and when it was last used; a
+// session of an older generation (the password changed or the user logged
+// out since), of a deleted account or unused for sessionIdle is signed out
+// here.
 func (s *Server) currentUser(c echo.Context) (store.User, bool, error) {
 	if u, ok := c.Get(userKey).(store.User); ok {
 		return u, u.ID != "", nil
@@ -28,22 +41,47 @@ func (s *Server) currentUser(c echo.Context) (store.User, bool, error) {
 		c.Set(userKey, store.User{})
 		return store.User{}, false, nil
 	}
+	now := s.Accounts.Now()
+	// A session from before the last use was kept counts from now: its
+	// cookie is at most 30 days old (the cookie codec's own limit).
+	seen, known := sess.Values["seen"].(int64)
+	if known && now.Sub(time.Unix(seen, 0)) > sessionIdle {
+		return store.User{}, false, s.signOutHere(c, sess)
+	}
 	u, err := s.Store.GetUser(c.Request().Context(), id)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return store.User{}, false, err
 	}
 	if err != nil || u.SessionGen != gen {
-		delete(sess.Values, "uid")
-		delete(sess.Values, "gen")
-		c.Set(userKey, store.User{})
-		return store.User{}, false, sess.Save(c.Request(), c.Response())
+		return store.User{}, false, s.signOutHere(c, sess)
 	}
 	c.Set(userKey, u)
+	if !known || now.Sub(time.Unix(seen, 0)) > sessionTouch {
+		sess.Values["seen"] = now.Unix()
+		if err := sess.Save(c.Request(), c.Response()); err != nil {
+			return store.User{}, false, err
+		}
+	}
 	return u, true, nil
 }
 
+// signOutHere drops the user from a session that no longer signs them in.
+func (s *Server) signOutHere(c echo.Context, sess *sessions.Session) error {
+	for _, k := range []string{"uid", "gen", "seen"} {
+		delete(sess.Values, k)
+	}
+	c.Set(userKey, store.User{})
+	return sess.Save(c.Request(), c.Response())
+}
+
+// pendingScreens are the routes a registration whose address had an
+// account may open, as a new account would: the code's screens.
+var pendingScreens = map[string]bool{"/user/verify": true, "/user/verify/resend": true}
+
 // requireUser lets signed-in users through and sends others to the log-in
-// page (the API answers 401).
+// page (the API answers 401). A registration whose address had an account
+// also reaches the code's screens, as the address typed with no account
+// behind it (see startPending).
 func (s *Server) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		_, ok, err := s.currentUser(c)
@@ -53,6 +91,12 @@ func (s *Server) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok {
 			if isAPIPath(c.Request().URL.Path) {
 				return echo.NewHTTPError(http.StatusUnauthorized)
+			}
+			if email, _ := s.session(c).Values["pending"].(string); email != "" && pendingScreens[c.Path()] {
+				c.Set(userKey, store.User{Email: email})
+				private(c)
+				c.Response().Header().Set("Cache-Control", "no-store")
+				return next(c)
 			}
 			if err := s.flash(c, tr(c).T("account.error.login_required")); err != nil {
 				return err
@@ -65,18 +109,39 @@ func (s *Server) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// user is the signed-in user of a route behind requireUser.
+// user is the signed-in user of a route behind requireUser (with no ID for
+// a registration whose address had an account).
 func user(c echo.Context) store.User {
 	u, _ := c.Get(userKey).(store.User)
 	return u
 }
 
-// startSession signs a user in on a new session: a new CSRF secret, the
-// user and their session generation. Only the list of results this browser
-// made is carried over (they join the account). With cookie sessions,
-// whatever a planted or stolen earlier cookie held is no longer the
-// session.
+// startSession signs a user in on a new session (renewSession) with the
+// user, their session generation and the time of its last use.
 func (s *Server) startSession(c echo.Context, u store.User) error {
+	sess := s.renewSession(c)
+	sess.Values["uid"] = u.ID
+	sess.Values["gen"] = u.SessionGen
+	sess.Values["seen"] = s.Accounts.Now().Unix()
+	c.Set(userKey, u)
+	return sess.Save(c.Request(), c.Response())
+}
+
+// startPending answers a registration whose address had an account as
+// startSession answers one with a new address: a new session, but signed
+// in as nobody. It keeps the address typed, which the code's screens show.
+func (s *Server) startPending(c echo.Context, email string) error {
+	sess := s.renewSession(c)
+	sess.Values["pending"] = email
+	c.Set(userKey, store.User{})
+	return sess.Save(c.Request(), c.Response())
+}
+
+// renewSession empties the session but for the list of results this
+// browser made (they join the account) and gives it a new CSRF secret.
+// With cookie sessions, whatever a planted or stolen earlier cookie held is
+// no longer the session.
+func (s *Server) renewSession(c echo.Context) *sessions.Session {
 	sess := s.session(c)
 	owned, _ := sess.Values["results"].([]string)
 	for k := range sess.Values {
@@ -84,23 +149,32 @@ func (s *Server) startSession(c echo.Context, u store.User) error {
 	}
 	secret := web.NewCSRFSecret()
 	sess.Values["csrf"] = secret
-	sess.Values["uid"] = u.ID
-	sess.Values["gen"] = u.SessionGen
 	if len(owned) > 0 {
 		sess.Values["results"] = owned
 	}
 	c.Set(csrfSecretKey, secret)
-	c.Set(userKey, u)
 	state(c).CSRF = web.MaskCSRF(secret)
-	return sess.Save(c.Request(), c.Response())
+	return sess
 }
 
-// endSession signs out: the user leaves the session and the CSRF secret
-// changes.
+// endSession signs out. The account's sessions end on the server (its
+// generation moves on, as at a password change), so that no copy of the
+// cookie, nor the user's other devices, stay signed in; then the user
+// leaves this session and the CSRF secret changes.
 func (s *Server) endSession(c echo.Context) error {
+	u, ok, err := s.currentUser(c)
+	if err != nil {
+		return err
+	}
+	if ok {
+		if err := s.Accounts.Logout(c.Request().Context(), u.ID); err != nil {
+			return err
+		}
+	}
 	sess := s.session(c)
-	delete(sess.Values, "uid")
-	delete(sess.Values, "gen")
+	for _, k := range []string{"uid", "gen", "seen", "pending"} {
+		delete(sess.Values, k)
+	}
 	secret := web.NewCSRFSecret()
 	sess.Values["csrf"] = secret
 	c.Set(csrfSecretKey, secret)

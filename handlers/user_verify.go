@@ -19,25 +19,57 @@ func (s *Server) userVerify(c echo.Context) error {
 }
 
 // userVerifyPost checks the code (POST /user/verify); the verified
-// address's earlier results and orders join the account.
+// address's earlier results and orders join the account. After a
+// registration whose address had an account, the account's own code (only
+// its mailbox has one) verifies it and signs in as it.
 func (s *Server) userVerifyPost(c echo.Context) error {
-	msg, err := s.Accounts.Verify(c.Request().Context(), user(c).ID, c.FormValue("code"))
+	u := user(c)
+	if u.ID == "" {
+		return s.verifyAddressPost(c, u.Email)
+	}
+	msg, err := s.Accounts.Verify(c.Request().Context(), u.ID, c.FormValue("code"))
 	if err != nil {
 		return err
 	}
 	if msg != "" {
 		return s.renderVerify(c, http.StatusUnprocessableEntity, msg)
 	}
+	return s.verified(c)
+}
+
+// verifyAddressPost is userVerifyPost after a registration whose address
+// had an account.
+func (s *Server) verifyAddressPost(c echo.Context, email string) error {
+	owner, msg, err := s.Accounts.VerifyAddress(c.Request().Context(), email, c.FormValue("code"))
+	if err != nil {
+		return err
+	}
+	if msg != "" {
+		return s.renderVerify(c, http.StatusUnprocessableEntity, msg)
+	}
+	if err := s.signIn(c, owner); err != nil {
+		return err
+	}
+	return s.verified(c)
+}
+
+// verified says the address is verified, on the profile.
+func (s *Server) verified(c echo.Context) error {
 	if err := s.flash(c, tr(c).T("account.verify.done")); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/info"))
 }
 
-// userVerifyResend mails a new code (POST /user/verify/resend).
+// userVerifyResend mails a new code (POST /user/verify/resend). A
+// registration whose address had an account is told the same, and nothing
+// is mailed: the owner had their notice.
 func (s *Server) userVerifyResend(c echo.Context) error {
 	u := user(c)
-	err := s.Accounts.SendCode(c.Request().Context(), u.Email, account.PurposeVerify, state(c).Locale.Tag)
+	var err error
+	if u.ID != "" {
+		err = s.Accounts.SendCode(c.Request().Context(), u.Email, account.PurposeVerify, state(c).Locale.Tag)
+	}
 	if errors.Is(err, account.ErrTooManyCodes) {
 		return s.renderVerify(c, http.StatusTooManyRequests, account.ErrTooManyCodes.ID)
 	}

@@ -44,7 +44,16 @@ const (
 	msgPasswordWrong = "account.error.password_wrong"
 )
 
-// CodeMail composes the e-mail that carries a code, in a locale.
+// PurposeNotice is the e-mail, with no code, that tells an address's owner
+// someone tried to register with it; a mailbox gets at most noticesPerHour
+// of them an hour.
+const (
+	PurposeNotice  = "notice"
+	noticesPerHour = 1
+)
+
+// CodeMail composes an account's e-mail in a locale: the one that carries a
+// code for a purpose, or for PurposeNotice the notice, with no code.
 type CodeMail func(locale, purpose, code string) (mail.Content, error)
 
 // Service is the account service.
@@ -92,9 +101,14 @@ func normalEmail(s string) (string, string) {
 	return strings.ToLower(e), msg
 }
 
-// Register creates an unverified account and mails it a code. Sending the
-// same form twice makes one account: the second time, the right password
-// finds the account made by the first.
+// Register creates an unverified account and mails it a code. When the
+// address has an account already, the answer is the one a new address
+// gets, so that the form tells nobody whose address has one and lets
+// nobody try passwords: no errors, and a user without an id, whom nobody
+// signs in as. The owner is mailed a notice instead of a code, and a
+// password that is not theirs counts as a failed log-in of the address.
+// An address locked by failed log-ins is refused here as at log-in,
+// whether or not it has an account.
 func (s *Service) Register(ctx context.Context, in RegisterInput) (store.User, Errors, error) {
 	errs := Errors{}
 	var msg string
@@ -112,15 +126,25 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (store.User, E
 		return store.User{}, errs, nil
 	}
 	now := s.Now().UTC()
+	if err := s.checkLocked(ctx, in.Email, now); err != nil {
+		return store.User{}, nil, err
+	}
+	owner, err := s.Store.GetUserByEmail(ctx, in.Email)
+	if err == nil {
+		return s.registerTaken(ctx, owner, in, now)
+	}
+	if !errors.Is(err, store.ErrNotFound) {
+		return store.User{}, nil, err
+	}
 	u := store.User{ID: ids.New(), Email: in.Email, Name: in.Name, PasswordHash: HashPassword(in.Password), SessionGen: 1,
 		CreatedAt: now, UpdatedAt: now}
-	err := s.Store.CreateUser(ctx, u)
+	err = s.Store.CreateUser(ctx, u)
 	if errors.Is(err, store.ErrDuplicate) {
-		existing, err := s.Store.GetUserByEmail(ctx, in.Email)
-		if err == nil && CheckPassword(existing.PasswordHash, in.Password) {
-			return existing, nil, nil
+		// Someone registered the address since the look-up.
+		if owner, err = s.Store.GetUserByEmail(ctx, in.Email); err != nil {
+			return store.User{}, nil, err
 		}
-		return store.User{}, Errors{"email": "account.error.email_taken"}, nil
+		return s.registerTaken(ctx, owner, in, now)
 	}
 	if err != nil {
 		return store.User{}, nil, err
@@ -129,6 +153,54 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (store.User, E
 		return store.User{}, nil, err
 	}
 	return u, nil, nil
+}
+
+// registerTaken answers a registration with an address that has an
+// account, as Register says: one password check (a new address costs one
+// hash), a failure counted when it is wrong, the owner's notice, and the
+// user typed, without an id.
+func (s *Service) registerTaken(ctx context.Context, owner store.User, in RegisterInput, now time.Time) (store.User, Errors, error) {
+	if !CheckPassword(owner.PasswordHash, in.Password) {
+		if err := s.Store.AddLoginFailure(ctx, owner.Email, now); err != nil {
+			return store.User{}, nil, err
+		}
+	}
+	if err := s.sendNotice(ctx, owner.Email, in.Locale, now); err != nil {
+		return store.User{}, nil, err
+	}
+	return store.User{Email: in.Email, Name: in.Name}, nil, nil
+}
+
+// sendNotice mails an address's owner that someone tried to register with
+// it, at most noticesPerHour times an hour, so the form cannot be used to
+// flood a mailbox.
+func (s *Service) sendNotice(ctx context.Context, email, locale string, now time.Time) error {
+	content, err := s.Compose(locale, PurposeNotice, "")
+	if err != nil {
+		return err
+	}
+	err = s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		return s.Store.QueueMailboxLimited(ctx, tx, store.Mail{ID: ids.New(), Kind: content.Kind, To: email, Locale: locale,
+			Subject: content.Subject, Body: content.Text, HTMLBody: store.NullStr{String: content.HTML, Valid: content.HTML != ""},
+			CreatedAt: now}, now.Add(-time.Hour), noticesPerHour)
+	})
+	if errors.Is(err, store.ErrMailboxLimit) {
+		return nil
+	}
+	return err
+}
+
+// checkLocked returns ErrLocked while an address has failed to log in
+// LoginFailures times in LoginWindow.
+func (s *Service) checkLocked(ctx context.Context, email string, now time.Time) error {
+	n, err := s.Store.LoginFailures(ctx, email, now.Add(-LoginWindow))
+	if err != nil {
+		return err
+	}
+	if n >= LoginFailures {
+		return ErrLocked
+	}
+	return nil
 }
 
 // SendCode mails a new six-digit code for a purpose; only its hash is kept,
@@ -226,7 +298,30 @@ func (s *Service) Verify(ctx context.Context, userID, code string) (string, erro
 	if msg != "" || err != nil {
 		return msg, err
 	}
-	return "", s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+	return "", s.markVerified(ctx, c, u)
+}
+
+// VerifyAddress checks a code typed after a registration whose address had
+// an account. Only the mailbox has the account's code, so the right one
+// proves the address as a reset code does: the account is verified and
+// returned, to sign in as. A form sent twice ends here, since the browser
+// keeps the second answer, which found the account the first one made.
+func (s *Service) VerifyAddress(ctx context.Context, email, code string) (store.User, string, error) {
+	c, msg, err := s.checkCode(ctx, email, PurposeVerify, code)
+	if msg != "" || err != nil {
+		return store.User{}, msg, err
+	}
+	u, err := s.Store.GetUserByEmail(ctx, email)
+	if err != nil {
+		return store.User{}, "", err
+	}
+	return u, "", s.markVerified(ctx, c, u)
+}
+
+// markVerified spends a checked verification code and marks its account
+// verified, which joins to it what was made with the address.
+func (s *Service) markVerified(ctx context.Context, c store.EmailCode, u store.User) error {
+	return s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
 		if err := s.useCode(ctx, tx, c); err != nil {
 			return err
 		}
@@ -238,7 +333,8 @@ func (s *Service) Verify(ctx context.Context, userID, code string) (string, erro
 }
 
 // Login checks an address and a password. Every failure says the same
-// thing; after LoginFailures of them in LoginWindow the address is refused
+// thing; after LoginFailures of them in LoginWindow (registrations with
+// the address and a wrong password count too) the address is refused
 // until the window passes, whatever the password.
 func (s *Service) Login(ctx context.Context, email, password string) (store.User, string, error) {
 	email, msg := normalEmail(email)
@@ -246,12 +342,8 @@ func (s *Service) Login(ctx context.Context, email, password string) (store.User
 		return store.User{}, msgLoginFailed, nil
 	}
 	now := s.Now()
-	n, err := s.Store.LoginFailures(ctx, email, now.Add(-LoginWindow))
-	if err != nil {
+	if err := s.checkLocked(ctx, email, now); err != nil {
 		return store.User{}, "", err
-	}
-	if n >= LoginFailures {
-		return store.User{}, "", ErrLocked
 	}
 	u, err := s.Store.GetUserByEmail(ctx, email)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -265,6 +357,12 @@ func (s *Service) Login(ctx context.Context, email, password string) (store.User
 		return store.User{}, msgLoginFailed, s.Store.AddLoginFailure(ctx, email, now)
 	}
 	return u, "", s.Store.ClearLoginFailures(ctx, email, now.Add(-LoginWindow))
+}
+
+// Logout ends every session of the account, this one and any copy of its
+// cookie, as a password change does.
+func (s *Service) Logout(ctx context.Context, userID string) error {
+	return s.Store.EndSessions(ctx, userID, s.Now())
 }
 
 // ChangePassword replaces a password after checking the current one, and

@@ -27,6 +27,9 @@ func (c *clock) Now() time.Time { return c.now }
 func newService(s *store.Store) (*account.Service, *clock) {
 	c := &clock{now: time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC)}
 	return &account.Service{Store: s, Now: c.Now, Compose: func(locale, purpose, code string) (mail.Content, error) {
+		if purpose == account.PurposeNotice {
+			return mail.Content{Kind: mail.KindRegisterNotice, Subject: "notice", Text: "Someone tried to sign up with your address.\n"}, nil
+		}
 		return mail.Content{Kind: "account_code", Subject: "code " + purpose, Text: "Your code: " + code + "\n"}, nil
 	}}, c
 }
@@ -104,14 +107,10 @@ func TestRegisterVerifyLogin(t *testing.T) {
 		if u.Email != "ada@example.com" || u.Verified() {
 			t.Fatalf("new user %+v", u)
 		}
-		// The same form twice makes one account.
-		again := register(t, svc, "ada@EXAMPLE.com")
-		if again.ID != u.ID {
-			t.Fatalf("a double submit made a second account %s", again.ID)
-		}
-		if _, errs, _ := svc.Register(ctx, account.RegisterInput{Name: "Eve", Email: "ada@example.com", Password: "another pass",
-			Confirm: "another pass", Agreed: true}); errs["email"] != "account.error.email_taken" {
-			t.Errorf("someone else registering the address: %v", errs)
+		// The same form twice makes one account, and signs nobody in the
+		// second time (TestRegisterWithTakenAddress).
+		if again := register(t, svc, "ada@EXAMPLE.com"); again.ID != "" {
+			t.Fatalf("a second registration came back as account %q", again.ID)
 		}
 		code := lastCode(t, s, "ada@example.com")
 		wrong := "000000"
@@ -391,4 +390,150 @@ func TestAvatarIsScaledDown(t *testing.T) {
 	if err != nil || cfg.Width != account.AvatarSide || cfg.Height != account.AvatarSide/2 {
 		t.Fatalf("kept %dx%d (%v), want %dx%d", cfg.Width, cfg.Height, err, account.AvatarSide, account.AvatarSide/2)
 	}
+}
+
+// mailsTo counts the outbox's messages of a kind to an address.
+func mailsTo(t *testing.T, s *store.Store, kind, to string) int {
+	t.Helper()
+	mails, err := s.ListMail(context.Background(), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range mails {
+		if m.Kind == kind && m.To == to {
+			n++
+		}
+	}
+	return n
+}
+
+// Registering with an address that has an account answers as for a new
+// address, with any password: no error, no account and nobody to sign in
+// as; the owner gets a notice (once an hour), not a code; a wrong password
+// counts against the address's log-in lock, and a locked address is
+// refused at registration whether or not it has an account.
+func TestRegisterWithTakenAddress(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		svc, clk := newService(s)
+		owner := register(t, svc, "ada@example.com")
+		try := func(password string) (store.User, error) {
+			t.Helper()
+			u, errs, err := svc.Register(ctx, account.RegisterInput{Name: "Eve", Email: "ADA@example.com", Password: password, Confirm: password,
+				Agreed: true, Locale: "en"})
+			if len(errs) > 0 {
+				t.Fatalf("a taken address was refused with %v", errs)
+			}
+			return u, err
+		}
+		for _, password := range []string{"correct horse", "another pass"} {
+			u, err := try(password)
+			if err != nil || u.ID != "" || u.Email != "ada@example.com" || u.Name != "Eve" {
+				t.Fatalf("with %q: %+v %v; want the user typed, without an id", password, u, err)
+			}
+		}
+		if got, _ := s.GetUser(ctx, owner.ID); got.Name != "Ada" || got.PasswordHash != owner.PasswordHash || got.SessionGen != owner.SessionGen {
+			t.Errorf("the owner's account changed: %+v", got)
+		}
+		if n := mailsTo(t, s, "account_code", "ada@example.com"); n != 1 {
+			t.Errorf("%d codes mailed to the owner, want the registration's one", n)
+		}
+		if n := mailsTo(t, s, mail.KindRegisterNotice, "ada@example.com"); n != 1 {
+			t.Errorf("%d notices in the first hour, want 1", n)
+		}
+		if n, _ := s.LoginFailures(ctx, "ada@example.com", clk.now.Add(-time.Hour)); n != 1 {
+			t.Errorf("%d failures counted, want 1 (the wrong password only)", n)
+		}
+		for range account.LoginFailures - 1 {
+			if _, err := try("wrong horse"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := try("correct horse"); err != account.ErrLocked {
+			t.Errorf("registration on a locked address: %v, want ErrLocked", err)
+		}
+		if _, _, err := svc.Login(ctx, "ada@example.com", "correct horse"); err != account.ErrLocked {
+			t.Errorf("log-in after five wrong registrations: %v, want ErrLocked", err)
+		}
+
+		clk.now = clk.now.Add(account.LoginWindow + time.Hour)
+		if _, err := try("wrong horse"); err != nil {
+			t.Fatal(err)
+		}
+		if n := mailsTo(t, s, mail.KindRegisterNotice, "ada@example.com"); n != 2 {
+			t.Errorf("%d notices an hour later, want 2", n)
+		}
+
+		// The lock does not depend on the account: an address without one
+		// that failed to log in is refused too.
+		for range account.LoginFailures {
+			svc.Login(ctx, "nobody@example.com", "wrong horse") //nolint:errcheck // counting failures
+		}
+		if _, _, err := svc.Register(ctx, account.RegisterInput{Name: "Bo", Email: "nobody@example.com", Password: "long enough",
+			Confirm: "long enough", Agreed: true}); err != account.ErrLocked {
+			t.Errorf("registration on a locked address without an account: %v", err)
+		}
+		if _, err := s.GetUserByEmail(ctx, "nobody@example.com"); err != store.ErrNotFound {
+			t.Errorf("an account was made on a locked address: %v", err)
+		}
+	})
+}
+
+// Log-out moves the account's session generation on, which ends every
+// session made before it.
+func TestLogoutEndsSessions(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		svc, _ := newService(s)
+		u := register(t, svc, "lo@example.com")
+		if err := svc.Logout(ctx, u.ID); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := s.GetUser(ctx, u.ID); got.SessionGen != u.SessionGen+1 {
+			t.Errorf("generation %d after log-out, want %d", got.SessionGen, u.SessionGen+1)
+		}
+	})
+}
+
+// Bidirectional controls are refused in a nickname, as in a name.
+func TestNicknameRefusesBidiControls(t *testing.T) {
+	today := time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC)
+	for _, nick := range []string{"Ada\u202Egpj.exe", "\u2066Ada\u2069", "Ada\u202A"} {
+		if _, errs := account.CheckProfile(store.Profile{Nickname: nick}, today); errs["nickname"] != "form.name.invalid" {
+			t.Errorf("nickname %q: %v", nick, errs)
+		}
+	}
+	if p, errs := account.CheckProfile(store.Profile{Nickname: "אדה"}, today); len(errs) > 0 || p.Nickname != "אדה" {
+		t.Errorf("a right-to-left nickname was refused: %v", errs)
+	}
+}
+
+// After a registration whose address had an account, only the account's
+// own mailed code verifies it (and gives the account to sign in as): a
+// wrong one does not, nor does anything once the account is verified.
+func TestVerifyAddress(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		svc, _ := newService(s)
+		u := register(t, svc, "vi@example.com")
+		code := lastCode(t, s, "vi@example.com")
+		wrong := "000000"
+		if code == wrong {
+			wrong = "111111"
+		}
+		if got, msg, err := svc.VerifyAddress(ctx, "vi@example.com", wrong); err != nil || msg != "account.error.code_invalid" || got.ID != "" {
+			t.Fatalf("wrong code: %+v %q %v", got, msg, err)
+		}
+		got, msg, err := svc.VerifyAddress(ctx, "vi@example.com", code)
+		if err != nil || msg != "" || got.ID != u.ID {
+			t.Fatalf("the mailed code: %+v %q %v", got, msg, err)
+		}
+		if again, _ := s.GetUser(ctx, u.ID); !again.Verified() {
+			t.Error("not verified")
+		}
+		if _, msg, _ := svc.VerifyAddress(ctx, "vi@example.com", code); msg != "account.error.code_invalid" {
+			t.Errorf("the code worked twice: %q", msg)
+		}
+	})
 }

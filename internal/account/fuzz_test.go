@@ -20,15 +20,17 @@ import (
 
 // FuzzProfileForm reads the profile form (nickname, phone, birthday, sex,
 // introduction): no panic; what it accepts is valid UTF-8 without control
-// characters (but the introduction's line breaks), within its limits, a
-// real date no later than today, one of the sexes; and a cleaned profile
-// checks again to itself.
+// characters (but the introduction's line breaks) or, in the nickname,
+// bidirectional controls, within its limits, a real date no later than
+// today, one of the sexes; and a cleaned profile checks again to itself.
 func FuzzProfileForm(f *testing.F) {
 	f.Add("Kim  Lee", "+82 10-1234-5678", "1990-02-28", "female", "Hello,\r\nworld")
 	f.Add("<b>", "++123", "2000-02-30", "other", "\x00\x01")
 	f.Add(strings.Repeat("é", 31), "(030) 123.456", "1899-12-31", "", strings.Repeat("a", 501))
 	f.Add("a\x01b", "123456", " 2026-11-22 ", "male", "\xff\xfe")
-	f.Add("0", "", "", "", "\x01 0") // a control character hid a space from the trim (CI, 2026-11-22)
+	f.Add("0", "", "", "", "\x01 0")             // a control character hid a space from the trim (CI, 2026-11-22)
+	f.Add("Ada\u202Egpj.exe", "", "", "", "")    // a right-to-left override (issue 14)
+	f.Add("\u2067Ada\u2069 Lee", "", "", "", "") // an isolate pair
 	today := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 	f.Fuzz(func(t *testing.T, nickname, phone, birthday, sex, intro string) {
 		in := store.Profile{Nickname: nickname, Phone: phone, Birthday: birthday, Sex: sex, Introduction: intro}
@@ -36,7 +38,7 @@ func FuzzProfileForm(f *testing.F) {
 		if errs["nickname"] == "" {
 			n := out.Nickname
 			if !utf8.ValidString(n) || utf8.RuneCountInString(n) > MaxNickname || strings.ContainsAny(n, "<>{}") ||
-				strings.ContainsFunc(n, unicode.IsControl) || n != strings.Join(strings.Fields(n), " ") {
+				strings.ContainsFunc(n, unicode.IsControl) || strings.ContainsFunc(n, isBidiControl) || n != strings.Join(strings.Fields(n), " ") {
 				t.Fatalf("nickname %q accepted as %q", nickname, n)
 			}
 		}
@@ -82,19 +84,22 @@ func FuzzProfileForm(f *testing.F) {
 
 // FuzzRegisterFields reads the registration and log-in forms' name,
 // address and password: no panic; an accepted name is valid UTF-8 of at
-// most MaxName characters with single spaces, no markup or control
-// characters, and is accepted again as itself; an accepted address is
-// lower case and accepted again as itself; a new password is accepted only
-// between the limits and equal to its repetition.
+// most MaxName characters with single spaces, no markup, control or
+// bidirectional control characters, and is accepted again as itself; an
+// accepted address is lower case, valid UTF-8 without U+FFFD, and accepted
+// again as itself; a new password is accepted only between the limits and
+// equal to its repetition.
 func FuzzRegisterFields(f *testing.F) {
 	f.Add("  Kim   Lee ", "Kim@Example.COM", "correct horse", "correct horse")
 	f.Add("<script>", "a@b", "short", "short")
 	f.Add("a\x00b\x1bc", " x@y.z ", strings.Repeat("ü", 129), "")
 	f.Add(strings.Repeat("名", 51), "\xff@x.io", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8", "\xff\xfe\xfd\xfc\xfb\xfa\xf9\xf8")
+	f.Add("Eve\u202E", "\uFFFD@x.io", "correct horse", "correct horse")        // issue 14: an override; broken bytes a JSON body decoded
+	f.Add("\u2066Kim\u2069", "ad\xc3a@x.io", "correct horse", "correct horse") // an isolate pair; a cut UTF-8 sequence
 	f.Fuzz(func(t *testing.T, name, email, password, confirm string) {
 		if out, msg := validate.Name(name, MaxName); msg == "" {
 			if out == "" || !utf8.ValidString(out) || utf8.RuneCountInString(out) > MaxName || out != strings.Join(strings.Fields(out), " ") ||
-				strings.ContainsAny(out, "<>{}") || strings.ContainsFunc(out, unicode.IsControl) {
+				strings.ContainsAny(out, "<>{}") || strings.ContainsFunc(out, unicode.IsControl) || strings.ContainsFunc(out, isBidiControl) {
 				t.Fatalf("name %q accepted as %q", name, out)
 			}
 			if again, msg := validate.Name(out, MaxName); msg != "" || again != out {
@@ -102,7 +107,7 @@ func FuzzRegisterFields(f *testing.F) {
 			}
 		}
 		if e, msg := normalEmail(email); msg == "" {
-			if e != strings.ToLower(e) {
+			if e != strings.ToLower(e) || !utf8.ValidString(e) || strings.ContainsRune(e, utf8.RuneError) {
 				t.Fatalf("address %q kept as %q", email, e)
 			}
 			if again, msg := normalEmail(e); msg != "" || again != e {
@@ -145,6 +150,18 @@ func avatarSeeds(f *testing.F) {
 	f.Add(hdr)
 	f.Add([]byte("RIFF\x00\x00\x00\x00WEBPVP8 "))
 	f.Add([]byte{})
+	// 16 bits a channel, which takes both decoding turns (issue 14).
+	deep := image.NewNRGBA64(image.Rect(0, 0, 3, 2))
+	deep.Set(2, 1, color.NRGBA64{R: 0xffff, A: 0x8000})
+	b.Reset()
+	_ = png.Encode(&b, deep)
+	f.Add(bytes.Clone(b.Bytes()))
+}
+
+// isBidiControl reports whether r is a bidirectional embedding, override
+// or isolate (U+202A-U+202E, U+2066-U+2069).
+func isBidiControl(r rune) bool {
+	return (r >= 0x202A && r <= 0x202E) || (r >= 0x2066 && r <= 0x2069)
 }
 
 // FuzzProcessAvatar feeds the avatar upload hostile pictures: no panic;

@@ -3,7 +3,9 @@ package account
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
+	"image/color"
 	"image/jpeg"
 	"image/png"
 	"slices"
@@ -17,6 +19,7 @@ import (
 	_ "image/gif"               // decodes GIF avatars, re-encoded as PNG
 
 	"selfmap/internal/store"
+	"selfmap/internal/validate"
 )
 
 // Profile limits.
@@ -37,9 +40,8 @@ func CheckProfile(p store.Profile, today time.Time) (store.Profile, Errors) {
 	switch {
 	case utf8.RuneCountInString(p.Nickname) > MaxNickname:
 		errs["nickname"] = "form.too_long"
-	case strings.ContainsAny(p.Nickname, "<>{}") || strings.ContainsFunc(p.Nickname, unicode.IsControl) || !utf8.ValidString(p.Nickname):
-		// As validate.Name: no markup, no control characters (a nickname
-		// reaches mail and exports), no broken UTF-8 (PostgreSQL refuses it).
+	case !validate.NameText(p.Nickname):
+		// The rules of a name: a nickname is shown and exported as one.
 		errs["nickname"] = "form.name.invalid"
 	}
 	p.Phone = strings.TrimSpace(p.Phone)
@@ -97,23 +99,16 @@ func (s *Service) UpdateProfile(ctx context.Context, userID string, p store.Prof
 	return p, nil, s.Store.UpdateProfile(ctx, userID, p, s.Now())
 }
 
-// ProcessAvatar checks an uploaded picture (size, a format the registered
-// decoders read, dimensions) and re-encodes it, so nothing of the upload but
-// its pixels is kept: JPEG stays JPEG, every other format becomes PNG. It
-// returns the image, its media type, or the message to show.
+// ProcessAvatar checks an uploaded picture (size, a format we take,
+// dimensions from its header, before anything is decoded) and re-encodes
+// it, so nothing of the upload but its pixels is kept: JPEG stays JPEG,
+// every other format becomes PNG. It returns the image, its media type, or
+// the message to show. The service calls it through SetAvatar, which
+// limits how many pictures are decoded at once.
 func ProcessAvatar(data []byte) ([]byte, string, string) {
-	if len(data) == 0 {
-		return nil, "", "account.error.avatar_type"
-	}
-	if len(data) > MaxAvatarBytes {
-		return nil, "", "account.error.avatar_size"
-	}
-	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
-	if err != nil {
-		return nil, "", "account.error.avatar_type"
-	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > MaxAvatarSide || cfg.Height > MaxAvatarSide {
-		return nil, "", "account.error.avatar_dims"
+	_, format, msg := checkAvatar(data)
+	if msg != "" {
+		return nil, "", msg
 	}
 	img, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -133,12 +128,47 @@ func ProcessAvatar(data []byte) ([]byte, string, string) {
 	return out.Bytes(), "image/png", ""
 }
 
+// checkAvatar reads a picture's header: its size in pixels, its format, or
+// the message to show. At most 4096 pixels a side is at most 16
+// megapixels, 64 MiB decoded at 8 bits a channel and 128 MiB at 16; the
+// decoders we use allocate no more than the header says (one PNG header,
+// one JPEG frame, GIF and WebP frames checked against the canvas).
+func checkAvatar(data []byte) (image.Config, string, string) {
+	if len(data) == 0 {
+		return image.Config{}, "", "account.error.avatar_type"
+	}
+	if len(data) > MaxAvatarBytes {
+		return image.Config{}, "", "account.error.avatar_size"
+	}
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil || !slices.Contains(avatarFormats, format) {
+		return image.Config{}, "", "account.error.avatar_type"
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > MaxAvatarSide || cfg.Height > MaxAvatarSide {
+		return image.Config{}, "", "account.error.avatar_dims"
+	}
+	return cfg, format, ""
+}
+
+// avatarFormats are the decoders a picture may use: image.Decode would take
+// any format some other package of the binary registers.
+var avatarFormats = []string{"png", "jpeg", "gif", "webp"}
+
 // AvatarSide is the longest side a kept picture has: an avatar is shown
 // small, and a large upload re-encoded at full size could weigh megabytes.
 const AvatarSide = 512
 
 // shrink scales an image down so its longer side is at most side pixels.
+// It halves the picture first (each new pixel the mean of a 2 x 2 block)
+// until it is at most twice the size: CatmullRom keeps four float64s for
+// each pixel of the new width by the old height, 64 MiB from 4096 pixels
+// to 512, and 16 MiB from 1024.
 func shrink(img image.Image, side int) image.Image {
+	for b := img.Bounds(); max(b.Dx(), b.Dy()) > 2*side; b = img.Bounds() {
+		half := image.NewRGBA(image.Rect(0, 0, max(1, b.Dx()/2), max(1, b.Dy()/2)))
+		draw.ApproxBiLinear.Scale(half, half.Bounds(), img, b, draw.Src, nil)
+		img = half
+	}
 	b := img.Bounds()
 	w, h := b.Dx(), b.Dy()
 	if w <= side && h <= side {
@@ -154,10 +184,69 @@ func shrink(img image.Image, side int) image.Image {
 	return dst
 }
 
-// SetAvatar checks, re-encodes and stores a picture; it returns the message
-// to show when the picture is refused.
+// The two decoding turns of the process, as the memory they guard is the
+// process's: twenty 4096 x 4096 uploads decoded together would hold 1.3 GiB
+// of pixels or more, two hold 128 MiB. A picture of 16 bits a channel
+// weighs as much as two and takes both turns; avatarPair is held while one
+// caller gathers two, so that two such callers never hold one each and
+// wait for ever.
+var (
+	avatarTurns = make(chan struct{}, 2)
+	avatarPair  = make(chan struct{}, 1)
+)
+
+// decodeTurns is how many turns decoding a picture takes.
+func decodeTurns(cfg image.Config) int {
+	if cfg.ColorModel == color.RGBA64Model || cfg.ColorModel == color.NRGBA64Model {
+		return 2
+	}
+	return 1
+}
+
+// takeTurns waits for n decoding turns, or for ctx to end.
+func takeTurns(ctx context.Context, n int) error {
+	if n > 1 {
+		select {
+		case avatarPair <- struct{}{}:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		defer func() { <-avatarPair }()
+	}
+	for i := range n {
+		select {
+		case avatarTurns <- struct{}{}:
+		case <-ctx.Done():
+			giveTurns(i)
+			return ctx.Err()
+		}
+	}
+	return nil
+}
+
+// giveTurns hands n decoding turns back.
+func giveTurns(n int) {
+	for range n {
+		<-avatarTurns
+	}
+}
+
+// SetAvatar checks, re-encodes and stores a picture. A picture whose header
+// passes waits for its decoding turns (or for ctx to end); it returns the
+// message to show when the picture is refused.
 func (s *Service) SetAvatar(ctx context.Context, userID string, data []byte) (string, error) {
-	img, mediaType, msg := ProcessAvatar(data)
+	cfg, _, msg := checkAvatar(data)
+	if msg != "" {
+		return msg, nil
+	}
+	n := decodeTurns(cfg)
+	if err := takeTurns(ctx, n); err != nil {
+		return "", fmt.Errorf("account: wait to decode an avatar: %w", err)
+	}
+	img, mediaType, msg := func() ([]byte, string, string) {
+		defer giveTurns(n) // even if a decoder panics
+		return ProcessAvatar(data)
+	}()
 	if msg != "" {
 		return msg, nil
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 
+	"selfmap/internal/account"
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/mail"
@@ -81,10 +82,16 @@ func (m *mailer) retrieval(l i18n.Locale, reports []retrieve.Report) (mail.Conte
 }
 
 // accountCode composes the e-mail carrying a one-time code: to verify an
-// address (purpose "verify") or to reset a password ("reset").
+// address (purpose "verify") or to reset a password ("reset"); for
+// account.PurposeNotice, the owner's notice of a sign-up with their
+// address, which carries links instead.
 func (m *mailer) accountCode(tag, purpose, code string) (mail.Content, error) {
 	l := locale(tag)
 	d := m.data(l, exam.DefaultPair.ExamID)
+	if purpose == account.PurposeNotice {
+		d.Vars = map[string]any{"LoginURL": m.baseURL + l.Path("/user/login"), "ResetURL": m.baseURL + l.Path("/user/forgot-password")}
+		return m.templates.Compose(mail.KindRegisterNotice, m.catalog.Translator(l), d)
+	}
 	d.Vars = map[string]any{"Code": code, "Minutes": 10}
 	d.Purpose = purpose
 	return m.templates.Compose(mail.KindAccountCode, m.catalog.Translator(l), d)

@@ -83,6 +83,16 @@ func (s *Store) SessionGen(ctx context.Context, id string) (int64, error) {
 	return gen, found("session gen", err)
 }
 
+// EndSessions ends every session of the account by moving its session
+// generation on (log-out does; a password change does it in SetPassword).
+func (s *Store) EndSessions(ctx context.Context, id string, now time.Time) error {
+	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE users SET session_gen = session_gen + 1, updated_at = ? WHERE id = ?`), now.UTC(), id)
+	if err != nil {
+		return fmt.Errorf("store: end sessions: %w", err)
+	}
+	return nil
+}
+
 // MarkUserVerified records that the account's e-mail was proved.
 func (s *Store) MarkUserVerified(ctx context.Context, tx *sqlx.Tx, id string, now time.Time) error {
 	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`),
