@@ -45,11 +45,13 @@ func (s *Server) landing(c echo.Context) error {
 		st.Theme = th
 	}
 	p := pair(c)
-	start := startHref(c, p)
-	if !st.FromSite {
-		start = withParam(start, "theme", name)
-	}
 	return s.renderPublic(c, visitorRegion(c), func() templ.Component {
+		// The funnel keeps this landing's look (tracking.KeptParams), unless
+		// the host name has its own.
+		start := startHref(c, p)
+		if !st.FromSite {
+			start = withParam(start, "theme", name)
+		}
 		return views.Landing(views.LandingPage{Name: name, StartHref: start, CSS: s.landingCSS, Proof: s.proof(c, p)})
 	})
 }
