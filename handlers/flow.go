@@ -9,7 +9,7 @@ import (
 
 	"selfmap/internal/apperr"
 	"selfmap/internal/store"
-	"selfmap/internal/tracking"
+	"selfmap/internal/web"
 	"selfmap/views"
 )
 
@@ -43,18 +43,10 @@ func flowURL(c echo.Context, screen, resultID string) string {
 	return st.LocalPath(screen+"/"+pair(c).String()) + "?" + q.Encode()
 }
 
-// trackingQuery keeps the tracking parameters of a raw query.
+// trackingQuery keeps the tracking parameters of a raw query
+// (web.TrackingQuery), as values a step can add to.
 func trackingQuery(raw string) url.Values {
-	out := url.Values{}
-	in, err := url.ParseQuery(raw)
-	if err != nil {
-		return out
-	}
-	for _, name := range tracking.KeptParams {
-		if v := in.Get(name); v != "" && len(v) <= 200 {
-			out.Set(name, v)
-		}
-	}
+	out, _ := url.ParseQuery(web.TrackingQuery(raw))
 	return out
 }
 

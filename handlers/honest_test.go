@@ -17,7 +17,9 @@ func (b *browser) submitted(token string, seconds int) (resultID, order string) 
 	body := submission(b.t, func(i int) int { return i%5 + 1 })
 	body["durationSeconds"] = seconds
 	rec := b.postJSON("/api/exam/order/info", token, body)
-	var sub struct{ Data struct{ ResultID, OrderNumber string } }
+	var sub struct {
+		Data struct{ ResultID, OrderNumber string }
+	}
 	if err := json.Unmarshal(rec.Body.Bytes(), &sub); err != nil || sub.Data.ResultID == "" {
 		b.t.Fatalf("submission: %d %s", rec.Code, rec.Body.String())
 	}
