@@ -11,7 +11,8 @@ import (
 )
 
 // TestSubscribeTrialThenUpgrade walks the subscription at 360 px: a guest
-// is sent to log in, registers and comes back to the landing; the terms
+// is sent to log in, registers, enters the mailed code and comes back to
+// the landing; the terms
 // box must be ticked; a declined card keeps the form with the bank's
 // reason; 4242 starts the trial, the user centre shows Basic; the upgrade
 // makes it Premium. Screenshots of the scheme, landing and check pages land
@@ -56,8 +57,9 @@ func TestSubscribeTrialThenUpgrade(t *testing.T) {
 	}
 	p.click("agree", "the agreement box")
 	p.click("register-form-submit", "the register button")
-	p.waitVisible("subscribe-landing", "the landing again after registering")
-	if !evaluate[bool](p, `!!document.querySelector('[data-testid=nav-menu] a[href="/userCenter/home"]') && !document.querySelector('[data-testid=nav-menu] a[href="/user/login"]')`) {
+	p.waitVisible("verify-form", "the code's screen after registering")
+	enterMailedCode(t, p, email, "subscribe-landing", "the landing again after the mailed code")
+	if !signedInMenu(p) {
 		t.Errorf("a signed-in user's menu offers to log in instead of their account")
 	}
 	if !evaluate[bool](p, `document.querySelector('[data-testid=option-basic-weekly]').getAttribute('aria-current') === 'true'`) {

@@ -18,8 +18,8 @@ import (
 	"selfmap/internal/subscription"
 )
 
-// TestUserCenterAtPhoneWidth registers a user and walks the user centre at
-// 360 px: nothing scrolls sideways, the footer bar is fixed to the bottom
+// TestUserCenterAtPhoneWidth registers a user, enters the mailed code and
+// walks the user centre at 360 px: nothing scrolls sideways, the footer bar is fixed to the bottom
 // and, scrolled to the end, covers none of the page. Screenshots land in
 // the screenshot folder.
 func TestUserCenterAtPhoneWidth(t *testing.T) {
@@ -42,13 +42,15 @@ func TestUserCenterAtPhoneWidth(t *testing.T) {
 
 	p.open("/user/register")
 	p.waitVisible("register-form", "the registration form")
+	email := "e2e-uc-" + time.Now().Format("150405.000000") + "@example.com"
 	fill("name", "Ada Lovelace")
-	fill("email", "e2e-uc-"+time.Now().Format("150405.000000")+"@example.com")
+	fill("email", email)
 	fill("password", "correct horse")
 	fill("confirm", "correct horse")
 	p.click("agree", "the agreement box")
 	p.click("register-form-submit", "the register button")
 	p.waitVisible("verify-form", "the verification form")
+	enterMailedCode(t, p, email, "info-form", "the profile after verification")
 
 	for _, s := range []struct{ path, testID, name string }{
 		{"/userCenter", "uc-home", "home"},
@@ -131,6 +133,7 @@ func TestUserCenterNoticesAndCancel(t *testing.T) {
 	p.click("agree", "the agreement box")
 	p.click("register-form-submit", "the register button")
 	p.waitVisible("verify-form", "the verification form")
+	enterMailedCode(t, p, email, "info-form", "the profile after verification")
 
 	home := func(tier string) {
 		t.Helper()

@@ -44,7 +44,10 @@ func apiFormErrors(c echo.Context, errs account.Errors) error {
 	return c.JSON(http.StatusUnprocessableEntity, envelope{Result: http.StatusUnprocessableEntity, Message: t.T("form.fix"), Data: map[string]any{"errors": fields}})
 }
 
-// apiUserRegister is POST /api/user/register.
+// apiUserRegister is POST /api/user/register. As the form, it signs
+// nobody in and answers alike whether or not the address had an account:
+// the address to verify (the code is entered at /user/verify) and the new
+// session's CSRF token, never a user.
 func (s *Server) apiUserRegister(c echo.Context) error {
 	var req struct {
 		Name, Email, Password string
@@ -54,7 +57,7 @@ func (s *Server) apiUserRegister(c echo.Context) error {
 	if err := c.Bind(&req); err != nil {
 		return apiInvalid("body")
 	}
-	u, errs, err := s.Accounts.Register(c.Request().Context(), account.RegisterInput{Name: req.Name, Email: req.Email, Password: req.Password,
+	email, errs, err := s.Accounts.Register(c.Request().Context(), account.RegisterInput{Name: req.Name, Email: req.Email, Password: req.Password,
 		Confirm: req.ConfirmPassword, Agreed: req.Agree, Locale: state(c).Locale.Tag})
 	if err != nil {
 		return err
@@ -62,10 +65,10 @@ func (s *Server) apiUserRegister(c echo.Context) error {
 	if len(errs) > 0 {
 		return apiFormErrors(c, errs)
 	}
-	if err := s.signIn(c, u); err != nil {
+	if err := s.startPending(c, email); err != nil {
 		return err
 	}
-	return s.apiOK(c, map[string]any{"user": toAPIUser(c, u), "csrf": state(c).CSRF})
+	return s.apiOK(c, map[string]any{"email": email, "csrf": state(c).CSRF})
 }
 
 // apiUserLogin is POST /api/user/login. The answer carries the new

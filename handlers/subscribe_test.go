@@ -63,7 +63,8 @@ func countInvoices(t *testing.T, s *store.Store, subID, kind string) int {
 }
 
 // A guest is sent to log in with "Please login first" and, after
-// registering (or logging in), comes back to the screen asked for.
+// registering and entering the mailed code (or logging in), comes back to
+// the screen asked for.
 func TestSubscribeNeedsLoginAndComesBack(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		b := newBrowser(t, newServer(t, s))
@@ -77,9 +78,10 @@ func TestSubscribeNeedsLoginAndComesBack(t *testing.T) {
 		}
 		rec = b.submit("/user/register", "/user/register", url.Values{"name": {"Ada"}, "email": {"ada@example.com"},
 			"password": {"correct horse"}, "confirm": {"correct horse"}, "agree": {"1"}})
-		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != want {
-			t.Fatalf("register went to %d %q, want %q", rec.Code, rec.Header().Get("Location"), want)
+		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/verify" {
+			t.Fatalf("register went to %d %q, want the code's screen", rec.Code, rec.Header().Get("Location"))
 		}
+		b.verifyWithMailedCode("ada@example.com", want)
 		if page := b.get(want); page.Code != 200 || !strings.Contains(page.Body.String(), `data-testid="subscribe-form"`) {
 			t.Fatalf("landing after register: %d", page.Code)
 		}

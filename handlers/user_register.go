@@ -19,15 +19,15 @@ func (s *Server) userRegister(c echo.Context) error {
 	return s.renderRegister(c, http.StatusOK, account.RegisterInput{}, nil)
 }
 
-// userRegisterPost creates the account (POST /user/register), signs it in
-// on a new session and asks for the mailed code. An address that has an
-// account gets the same answer with nobody signed in (see
-// account.Service.Register); one locked by failed log-ins is refused as at
-// log-in.
+// userRegisterPost creates the account (POST /user/register) and asks for
+// the mailed code on a new session that signs nobody in until the code is
+// entered (userVerifyPost). An address that has an account gets the same
+// answer (see account.Service.Register), so the next page tells nobody
+// which one it was; one locked by failed log-ins is refused as at log-in.
 func (s *Server) userRegisterPost(c echo.Context) error {
 	in := account.RegisterInput{Name: c.FormValue("name"), Email: c.FormValue("email"), Password: c.FormValue("password"),
 		Confirm: c.FormValue("confirm"), Agreed: c.FormValue("agree") != "", Locale: state(c).Locale.Tag}
-	u, errs, err := s.Accounts.Register(c.Request().Context(), in)
+	email, errs, err := s.Accounts.Register(c.Request().Context(), in)
 	if errors.Is(err, account.ErrLocked) {
 		return s.renderRegister(c, http.StatusTooManyRequests, in, account.Errors{"": account.ErrLocked.ID})
 	}
@@ -37,14 +37,8 @@ func (s *Server) userRegisterPost(c echo.Context) error {
 	if len(errs) > 0 {
 		return s.renderRegister(c, http.StatusUnprocessableEntity, in, errs)
 	}
-	back := s.takeReturnTo(c)
-	if err := s.signIn(c, u); err != nil {
+	if err := s.startPending(c, email); err != nil {
 		return err
-	}
-	if back != "" {
-		// The code is mailed all the same; the screen the guest was sent
-		// from comes first.
-		return c.Redirect(http.StatusSeeOther, back)
 	}
 	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/verify"))
 }
@@ -82,12 +76,8 @@ func signedIn(c echo.Context, err error) error {
 }
 
 // signIn starts the user's session and joins this browser's results to
-// the account. A registration whose address had an account comes back
-// without an id: it starts a new session signed in as nobody instead.
+// the account.
 func (s *Server) signIn(c echo.Context, u store.User) error {
-	if u.ID == "" {
-		return s.startPending(c, u.Email)
-	}
 	owned, _ := s.session(c).Values["results"].([]string)
 	if err := s.Accounts.ClaimOwnResults(c.Request().Context(), u.ID, owned); err != nil {
 		return err

@@ -74,14 +74,14 @@ func (s *Server) signOutHere(c echo.Context, sess *sessions.Session) error {
 	return sess.Save(c.Request(), c.Response())
 }
 
-// pendingScreens are the routes a registration whose address had an
-// account may open, as a new account would: the code's screens.
+// pendingScreens are the routes a registration waiting for its code may
+// open: the code's screens.
 var pendingScreens = map[string]bool{"/user/verify": true, "/user/verify/resend": true}
 
 // requireUser lets signed-in users through and sends others to the log-in
-// page (the API answers 401). A registration whose address had an account
-// also reaches the code's screens, as the address typed with no account
-// behind it (see startPending).
+// page (the API answers 401). A registration waiting for its code also
+// reaches the code's screens, as the address typed with no account behind
+// it, whether or not the address has one (see startPending).
 func (s *Server) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		_, ok, err := s.currentUser(c)
@@ -110,7 +110,7 @@ func (s *Server) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // user is the signed-in user of a route behind requireUser (with no ID for
-// a registration whose address had an account).
+// a registration waiting for its code).
 func user(c echo.Context) store.User {
 	u, _ := c.Get(userKey).(store.User)
 	return u
@@ -127,12 +127,17 @@ func (s *Server) startSession(c echo.Context, u store.User) error {
 	return sess.Save(c.Request(), c.Response())
 }
 
-// startPending answers a registration whose address had an account as
-// startSession answers one with a new address: a new session, but signed
-// in as nobody. It keeps the address typed, which the code's screens show.
+// startPending answers every registration, whether or not its address had
+// an account: a new session signed in as nobody, holding the address typed
+// (the code's screens show it and verify it) and the screen a guest was
+// sent from, where the code leads back to.
 func (s *Server) startPending(c echo.Context, email string) error {
+	back, _ := s.session(c).Values[returnToKey].(string)
 	sess := s.renewSession(c)
 	sess.Values["pending"] = email
+	if back != "" {
+		sess.Values[returnToKey] = back
+	}
 	c.Set(userKey, store.User{})
 	return sess.Save(c.Request(), c.Response())
 }

@@ -61,7 +61,17 @@ const testSessionSecret = "test session secret, 32 characters or more"
 
 func newSessionServer(t *testing.T, s *store.Store) (*browser, *sessions.CookieStore) {
 	t.Helper()
-	e := newServerWith(t, s, map[string]string{"SESSION_SECRET": testSessionSecret})
+	return newSessionServerWith(t, s, nil)
+}
+
+// newSessionServerWith is newSessionServer with more environment variables.
+func newSessionServerWith(t *testing.T, s *store.Store, env map[string]string) (*browser, *sessions.CookieStore) {
+	t.Helper()
+	vars := map[string]string{"SESSION_SECRET": testSessionSecret}
+	for k, v := range env {
+		vars[k] = v
+	}
+	e := newServerWith(t, s, vars)
 	// The keys as internal/app's newSessionStore derives them.
 	hashKey := sha256.Sum256([]byte("selfmap session signing\x00" + testSessionSecret))
 	blockKey := sha256.Sum256([]byte("selfmap session encryption\x00" + testSessionSecret))

@@ -16,6 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/internal/mail"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 )
@@ -51,6 +52,9 @@ func (b *browser) submit(page, action string, form url.Values) *httptest.Respons
 	return b.postForm(action, form)
 }
 
+// register signs a new address up with the password "correct horse" and
+// enters the code mailed to it, which signs in: registering alone signs
+// nobody in.
 func (b *browser) register(email string) {
 	b.t.Helper()
 	rec := b.submit("/user/register", "/user/register", url.Values{"name": {"Ada Lovelace"}, "email": {email},
@@ -58,6 +62,39 @@ func (b *browser) register(email string) {
 	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/verify" {
 		b.t.Fatalf("register: %d %s %.400s", rec.Code, rec.Header().Get("Location"), rec.Body.String())
 	}
+	b.verifyWithMailedCode(strings.ToLower(email), "/user/info")
+}
+
+// verifyWithMailedCode enters, on the code's screen, the code mailed to an
+// address, and expects to be sent to next.
+func (b *browser) verifyWithMailedCode(email, next string) {
+	b.t.Helper()
+	rec := b.submit("/user/verify", "/user/verify", url.Values{"code": {b.outboxCode(email)}})
+	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != next {
+		b.t.Fatalf("the mailed code: %d %s, want %s %.400s", rec.Code, rec.Header().Get("Location"), next, rec.Body.String())
+	}
+}
+
+// outboxCode reads the code of the newest account e-mail to an address
+// from the development outbox (/dev/mail, newest first), as a developer
+// would; another browser opens it, so this one's session is untouched.
+func (b *browser) outboxCode(email string) string {
+	b.t.Helper()
+	page := (&browser{t: b.t, e: b.e, cookies: map[string]*http.Cookie{}}).get("/dev/mail")
+	to := regexp.MustCompile(`<strong>To:</strong>\s*` + regexp.QuoteMeta(email) + `\s*</p>`)
+	text := regexp.MustCompile(`(?s)data-testid="dev-mail-text">(.*?)</pre>`)
+	for _, m := range strings.Split(page.Body.String(), `data-testid="dev-mail"`)[1:] {
+		if !strings.Contains(m, mail.KindAccountCode) || !to.MatchString(m) {
+			continue
+		}
+		if body := text.FindStringSubmatch(m); body != nil {
+			if c := mailedCode.FindStringSubmatch(body[1]); c != nil {
+				return c[1]
+			}
+		}
+	}
+	b.t.Fatalf("no code to %s in the outbox: %d %.300s", email, page.Code, page.Body.String())
+	return ""
 }
 
 func (b *browser) login(email, password string) *httptest.ResponseRecorder {
@@ -92,7 +129,12 @@ func TestAccountLifecycle(t *testing.T) {
 			t.Errorf("the agreement's message is missing: %.1500s", rec.Body.String())
 		}
 
-		b.register("Ada@Example.com")
+		if rec := b.registerAs("Ada", "Ada@Example.com", "correct horse"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/verify" {
+			t.Fatalf("register: %d %s", rec.Code, rec.Header().Get("Location"))
+		}
+		if b.signedIn() {
+			t.Fatal("signed in before the mailed code")
+		}
 		if page := b.get("/user/verify").Body.String(); !strings.Contains(page, "ada@example.com") {
 			t.Fatalf("verify page: %.800s", page)
 		}
@@ -340,26 +382,34 @@ func TestUserAPI(t *testing.T) {
 			"confirmPassword": "long enough", "agree": true})
 		var reg struct {
 			Result int
-			Data   struct{ CSRF string }
+			Data   struct{ CSRF, Email string }
 		}
-		if json.Unmarshal(rec.Body.Bytes(), &reg); rec.Code != 200 || reg.Result != 200 || reg.Data.CSRF == "" {
+		if json.Unmarshal(rec.Body.Bytes(), &reg); rec.Code != 200 || reg.Result != 200 || reg.Data.CSRF == "" || reg.Data.Email != "gil@example.com" ||
+			strings.Contains(rec.Body.String(), `"id"`) {
 			t.Fatalf("register: %d %s", rec.Code, rec.Body.String())
 		}
 		if rec := b.postJSON("/api/user/update", token, map[string]any{"nickName": "G"}); rec.Code != http.StatusForbidden {
 			t.Errorf("the token from before registration still works: %d", rec.Code)
 		}
-		rec = b.postJSON("/api/user/update", reg.Data.CSRF, map[string]any{"nickName": "G", "birthday": "2020/01/01", "sex": "male"})
+		// Registering signs nobody in; the mailed code does, on a new
+		// session again.
+		if rec := b.postJSON("/api/user/update", reg.Data.CSRF, map[string]any{"nickName": "G"}); rec.Code != http.StatusUnauthorized {
+			t.Fatalf("update before the mailed code: %d %s", rec.Code, rec.Body.String())
+		}
+		b.verifyWithMailedCode("gil@example.com", "/user/info")
+		csrf := b.csrfToken("/")
+		rec = b.postJSON("/api/user/update", csrf, map[string]any{"nickName": "G", "birthday": "2020/01/01", "sex": "male"})
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"birthday":"Invalid date (e.g., 2020-01-01)"`) {
 			t.Fatalf("update with a bad birthday: %d %s", rec.Code, rec.Body.String())
 		}
-		rec = b.postJSON("/api/user/update", reg.Data.CSRF, map[string]any{"nickName": "G", "birthday": "2001-02-03", "sex": "male"})
+		rec = b.postJSON("/api/user/update", csrf, map[string]any{"nickName": "G", "birthday": "2001-02-03", "sex": "male"})
 		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"birthday":"2001-02-03"`) {
 			t.Fatalf("update: %d %s", rec.Code, rec.Body.String())
 		}
 		if rec := b.get("/api/user/get"); rec.Code != 200 || !strings.Contains(rec.Body.String(), `"nickName":"G"`) || strings.Contains(rec.Body.String(), "argon2") {
 			t.Fatalf("get: %d %s", rec.Code, rec.Body.String())
 		}
-		rec = b.postJSON("/api/user/logout", reg.Data.CSRF, map[string]any{})
+		rec = b.postJSON("/api/user/logout", csrf, map[string]any{})
 		if rec.Code != 200 {
 			t.Fatalf("logout: %d", rec.Code)
 		}
@@ -379,9 +429,10 @@ func TestUserAPI(t *testing.T) {
 	})
 }
 
-// Results this browser made join the account at log-in; results made with
-// the same address join once it is verified; deleting the account removes
-// them but keeps the paid order, anonymised.
+// Results this browser made and results made with the same address join
+// the account once the mailed code verifies it and signs in, not at
+// registration; deleting the account removes them but keeps the paid
+// order, anonymised.
 func TestResultsJoinAndDeletion(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
@@ -391,15 +442,14 @@ func TestResultsJoinAndDeletion(t *testing.T) {
 		resultID, _ := b.paidReport(token)
 		storetest.Buy(t, s, storetest.Purchase{ResultID: "r-mail", Code: "INFJ", ResultEmail: "hal@example.com"})
 
-		b.register("hal@example.com")
+		b.registerAs("Hal", "hal@example.com", "correct horse")
 		u, _ := s.GetUserByEmail(ctx, "hal@example.com")
-		rs, _ := s.UserResults(ctx, u.ID)
-		if len(rs) != 1 || rs[0].ID != resultID {
-			t.Fatalf("after registration: %d results, want this browser's one", len(rs))
+		if rs, _ := s.UserResults(ctx, u.ID); len(rs) != 0 {
+			t.Fatalf("after registration: %d results, want none before the code", len(rs))
 		}
-		b.submit("/user/verify", "/user/verify", url.Values{"code": {mailedCodeTo(t, s, "hal@example.com")}})
+		b.verifyWithMailedCode("hal@example.com", "/user/info")
 		if rs, _ := s.UserResults(ctx, u.ID); len(rs) != 2 {
-			t.Fatalf("after verification: %d results", len(rs))
+			t.Fatalf("after verification: %d results, want this browser's and the address's", len(rs))
 		}
 		ex := b.get("/user/setting/export")
 		if ex.Code != 200 || !strings.Contains(ex.Header().Get("Content-Disposition"), "attachment") ||

@@ -10,7 +10,9 @@ import (
 	"selfmap/views"
 )
 
-// userVerify serves GET /user/verify: the code mailed at registration.
+// userVerify serves GET /user/verify: the code mailed at registration, to
+// a registration waiting for it (pending) or a signed-in user whose address
+// is not verified yet.
 func (s *Server) userVerify(c echo.Context) error {
 	if user(c).Verified() {
 		return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/info"))
@@ -18,83 +20,75 @@ func (s *Server) userVerify(c echo.Context) error {
 	return s.renderVerify(c, http.StatusOK, "")
 }
 
-// userVerifyPost checks the code (POST /user/verify); the verified
-// address's earlier results and orders join the account. After a
-// registration whose address had an account, the account's own code (only
-// its mailbox has one) verifies it and signs in as it.
+// userVerifyPost checks the code (POST /user/verify): the right one
+// verifies the address, joins its earlier results and orders to the
+// account and signs in as it, then goes back to the screen a guest was
+// sent from (takeReturnTo) or to the profile.
 func (s *Server) userVerifyPost(c echo.Context) error {
-	u := user(c)
-	if u.ID == "" {
-		return s.verifyAddressPost(c, u.Email)
-	}
-	msg, err := s.Accounts.Verify(c.Request().Context(), u.ID, c.FormValue("code"))
+	u, msg, err := s.Accounts.VerifyAddress(c.Request().Context(), user(c).Email, c.FormValue("code"))
 	if err != nil {
 		return err
 	}
 	if msg != "" {
 		return s.renderVerify(c, http.StatusUnprocessableEntity, msg)
 	}
-	return s.verified(c)
-}
-
-// verifyAddressPost is userVerifyPost after a registration whose address
-// had an account.
-func (s *Server) verifyAddressPost(c echo.Context, email string) error {
-	owner, msg, err := s.Accounts.VerifyAddress(c.Request().Context(), email, c.FormValue("code"))
-	if err != nil {
+	back := s.takeReturnTo(c)
+	if err := s.signIn(c, u); err != nil {
 		return err
 	}
-	if msg != "" {
-		return s.renderVerify(c, http.StatusUnprocessableEntity, msg)
-	}
-	if err := s.signIn(c, owner); err != nil {
-		return err
-	}
-	return s.verified(c)
-}
-
-// verified says the address is verified, on the profile.
-func (s *Server) verified(c echo.Context) error {
 	if err := s.flash(c, tr(c).T("account.verify.done")); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/info"))
+	if back == "" {
+		back = accountPath(c, "/user/info")
+	}
+	return c.Redirect(http.StatusSeeOther, back)
 }
 
-// userVerifyResend mails a new code (POST /user/verify/resend). A
-// registration whose address had an account is told the same, and nothing
-// is mailed: the owner had their notice.
+// userVerifyResend mails a new code (POST /user/verify/resend) when the
+// address has an account waiting for one. A registration waiting for its
+// code is answered alike whatever the address: nothing says whether a code
+// left or the hourly limit stopped it, which only a new account reaches.
 func (s *Server) userVerifyResend(c echo.Context) error {
 	u := user(c)
-	var err error
-	if u.ID != "" {
-		err = s.Accounts.SendCode(c.Request().Context(), u.Email, account.PurposeVerify, state(c).Locale.Tag)
-	}
-	if errors.Is(err, account.ErrTooManyCodes) {
+	pending := u.ID == ""
+	err := s.Accounts.ResendCode(c.Request().Context(), u.Email, state(c).Locale.Tag)
+	if errors.Is(err, account.ErrTooManyCodes) && !pending {
 		return s.renderVerify(c, http.StatusTooManyRequests, account.ErrTooManyCodes.ID)
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, account.ErrTooManyCodes) {
 		return err
 	}
-	if err := s.flash(c, tr(c).T("account.verify.sent")); err != nil {
+	sent := "account.verify.sent"
+	if pending {
+		sent = "account.pending.sent"
+	}
+	if err := s.flash(c, tr(c).T(sent)); err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/verify"))
 }
 
+// renderVerify shows the code's screen. After a registration it promises
+// no code, as the address may have had an account, and offers to log in
+// rather than the account's screens, which need the code first.
 func (s *Server) renderVerify(c echo.Context, status int, msg string) error {
-	t := tr(c)
+	t, u := tr(c), user(c)
 	var errs map[string]string
 	if msg != "" {
 		errs = map[string]string{"code": msg}
 	}
+	intro, links := "account.verify.intro", userLinks(c)
+	if u.ID == "" {
+		intro, links = "account.pending.intro", []views.AccountLink{link(c, "account.register.have_account", "/user/login", "link-login")}
+	}
 	return s.render(c, status, views.Account(views.AccountPage{
-		Title: t.T("account.verify.title"), Intro: t.TD("account.verify.intro", map[string]any{"Email": user(c).Email}), TestID: "verify-page",
+		Title: t.T("account.verify.title"), Intro: t.TD(intro, map[string]any{"Email": u.Email}), TestID: "verify-page",
 		Forms: []views.AccountForm{
 			{Action: accountPath(c, "/user/verify"), Submit: t.T("account.verify.submit"), TestID: "verify-form", Errors: errs,
 				Fields: []views.AccountField{codeField(c)}},
 			{Action: accountPath(c, "/user/verify/resend"), Submit: t.T("account.verify.resend"), TestID: "resend-form", Danger: true},
 		},
-		Links: userLinks(c),
+		Links: links,
 	}))
 }

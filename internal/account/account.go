@@ -41,6 +41,7 @@ const (
 	PurposeReset     = "reset"
 	msgLoginFailed   = "account.error.login_failed"
 	msgCodeInvalid   = "account.error.code_invalid"
+	msgCodeRefused   = "account.error.code_refused"
 	msgPasswordWrong = "account.error.password_wrong"
 )
 
@@ -101,15 +102,16 @@ func normalEmail(s string) (string, string) {
 	return strings.ToLower(e), msg
 }
 
-// Register creates an unverified account and mails it a code. When the
-// address has an account already, the answer is the one a new address
-// gets, so that the form tells nobody whose address has one and lets
-// nobody try passwords: no errors, and a user without an id, whom nobody
-// signs in as. The owner is mailed a notice instead of a code, and a
-// password that is not theirs counts as a failed log-in of the address.
-// An address locked by failed log-ins is refused here as at log-in,
-// whether or not it has an account.
-func (s *Service) Register(ctx context.Context, in RegisterInput) (store.User, Errors, error) {
+// Register creates an unverified account and mails it a code. It signs
+// nobody in: the answer is the address typed (normalised), whose code
+// VerifyAddress takes, and only that code signs in. When the address has
+// an account already, the answer is the same, so that the form tells
+// nobody whose address has one and lets nobody try passwords: no account
+// is made, the owner is mailed a notice instead of a code, and a password
+// that is not theirs counts as a failed log-in of the address. An address
+// locked by failed log-ins is refused here as at log-in, whether or not it
+// has an account.
+func (s *Service) Register(ctx context.Context, in RegisterInput) (string, Errors, error) {
 	errs := Errors{}
 	var msg string
 	if in.Name, msg = validate.Name(in.Name, MaxName); msg != "" {
@@ -123,18 +125,18 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (store.User, E
 		errs["agree"] = "account.error.agree"
 	}
 	if len(errs) > 0 {
-		return store.User{}, errs, nil
+		return "", errs, nil
 	}
 	now := s.Now().UTC()
 	if err := s.checkLocked(ctx, in.Email, now); err != nil {
-		return store.User{}, nil, err
+		return "", nil, err
 	}
 	owner, err := s.Store.GetUserByEmail(ctx, in.Email)
 	if err == nil {
-		return s.registerTaken(ctx, owner, in, now)
+		return in.Email, nil, s.registerTaken(ctx, owner, in, now)
 	}
 	if !errors.Is(err, store.ErrNotFound) {
-		return store.User{}, nil, err
+		return "", nil, err
 	}
 	u := store.User{ID: ids.New(), Email: in.Email, Name: in.Name, PasswordHash: HashPassword(in.Password), SessionGen: 1,
 		CreatedAt: now, UpdatedAt: now}
@@ -142,33 +144,29 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (store.User, E
 	if errors.Is(err, store.ErrDuplicate) {
 		// Someone registered the address since the look-up.
 		if owner, err = s.Store.GetUserByEmail(ctx, in.Email); err != nil {
-			return store.User{}, nil, err
+			return "", nil, err
 		}
-		return s.registerTaken(ctx, owner, in, now)
+		return in.Email, nil, s.registerTaken(ctx, owner, in, now)
 	}
 	if err != nil {
-		return store.User{}, nil, err
+		return "", nil, err
 	}
 	if err := s.SendCode(ctx, u.Email, PurposeVerify, in.Locale); err != nil && !errors.Is(err, ErrTooManyCodes) {
-		return store.User{}, nil, err
+		return "", nil, err
 	}
-	return u, nil, nil
+	return in.Email, nil, nil
 }
 
 // registerTaken answers a registration with an address that has an
 // account, as Register says: one password check (a new address costs one
-// hash), a failure counted when it is wrong, the owner's notice, and the
-// user typed, without an id.
-func (s *Service) registerTaken(ctx context.Context, owner store.User, in RegisterInput, now time.Time) (store.User, Errors, error) {
+// hash), a failure counted when it is wrong, and the owner's notice.
+func (s *Service) registerTaken(ctx context.Context, owner store.User, in RegisterInput, now time.Time) error {
 	if !CheckPassword(owner.PasswordHash, in.Password) {
 		if err := s.Store.AddLoginFailure(ctx, owner.Email, now); err != nil {
-			return store.User{}, nil, err
+			return err
 		}
 	}
-	if err := s.sendNotice(ctx, owner.Email, in.Locale, now); err != nil {
-		return store.User{}, nil, err
-	}
-	return store.User{Email: in.Email, Name: in.Name}, nil, nil
+	return s.sendNotice(ctx, owner.Email, in.Locale, now)
 }
 
 // sendNotice mails an address's owner that someone tried to register with
@@ -230,6 +228,21 @@ func (s *Service) SendCode(ctx context.Context, email, purpose, locale string) e
 	})
 }
 
+// ResendCode mails a new verification code to an address whose account is
+// not verified yet, within SendCode's limits (ErrTooManyCodes). An address
+// with a verified account, or with none, is mailed nothing and answered
+// the same: the code's screen after a registration asks for it either way.
+func (s *Service) ResendCode(ctx context.Context, email, locale string) error {
+	u, err := s.Store.GetUserByEmail(ctx, email)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && u.Verified()) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return s.SendCode(ctx, u.Email, PurposeVerify, locale)
+}
+
 // newCode is six random decimal digits.
 func newCode() string {
 	n, err := rand.Int(rand.Reader, big.NewInt(1_000_000))
@@ -284,38 +297,36 @@ func (s *Service) useCode(ctx context.Context, tx *sqlx.Tx, c store.EmailCode) e
 	return nil
 }
 
-// Verify checks the code mailed at registration; once the address is
-// proved, what was made with it without an account joins the account.
-func (s *Service) Verify(ctx context.Context, userID, code string) (string, error) {
-	u, err := s.Store.GetUser(ctx, userID)
-	if err != nil {
-		return "", err
-	}
-	if u.Verified() {
-		return "", nil
-	}
-	c, msg, err := s.checkCode(ctx, u.Email, PurposeVerify, code)
-	if msg != "" || err != nil {
-		return msg, err
-	}
-	return "", s.markVerified(ctx, c, u)
-}
-
-// VerifyAddress checks a code typed after a registration whose address had
-// an account. Only the mailbox has the account's code, so the right one
-// proves the address as a reset code does: the account is verified and
-// returned, to sign in as. A form sent twice ends here, since the browser
-// keeps the second answer, which found the account the first one made.
+// VerifyAddress checks the code typed on the code's screen, the one way an
+// address is verified, and returns its account to sign in as: only the
+// mailbox has the code, so the right one proves the address as a reset
+// code does. Every refusal (a wrong code, an expired one, one tried too
+// often, no code at all) says the same thing, msgCodeRefused: after a
+// registration with an address whose account is verified there is no code
+// to try, and "tried too often" would tell that address from a new one.
+// A form sent twice ends here too, since the browser keeps the second
+// answer, which found the account the first one made.
 func (s *Service) VerifyAddress(ctx context.Context, email, code string) (store.User, string, error) {
 	c, msg, err := s.checkCode(ctx, email, PurposeVerify, code)
-	if msg != "" || err != nil {
-		return store.User{}, msg, err
-	}
-	u, err := s.Store.GetUserByEmail(ctx, email)
 	if err != nil {
 		return store.User{}, "", err
 	}
-	return u, "", s.markVerified(ctx, c, u)
+	if msg != "" {
+		return store.User{}, msgCodeRefused, nil
+	}
+	u, err := s.Store.GetUserByEmail(ctx, email)
+	if errors.Is(err, store.ErrNotFound) {
+		// The account was deleted since its code was mailed.
+		return store.User{}, msgCodeRefused, nil
+	}
+	if err != nil {
+		return store.User{}, "", err
+	}
+	if err := s.markVerified(ctx, c, u); err != nil {
+		return store.User{}, "", err
+	}
+	u, err = s.Store.GetUser(ctx, u.ID)
+	return u, "", err
 }
 
 // markVerified spends a checked verification code and marks its account

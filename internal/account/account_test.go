@@ -54,12 +54,18 @@ func lastCode(t *testing.T, s *store.Store, to string) string {
 	return ""
 }
 
+// register signs a new address up and returns the account it made, which
+// Register itself never hands out.
 func register(t *testing.T, svc *account.Service, email string) store.User {
 	t.Helper()
-	u, errs, err := svc.Register(context.Background(), account.RegisterInput{Name: "Ada", Email: email, Password: "correct horse",
+	got, errs, err := svc.Register(context.Background(), account.RegisterInput{Name: "Ada", Email: email, Password: "correct horse",
 		Confirm: "correct horse", Agreed: true, Locale: "en"})
-	if err != nil || len(errs) > 0 {
-		t.Fatalf("register: %v %v", errs, err)
+	if err != nil || len(errs) > 0 || got != strings.ToLower(email) {
+		t.Fatalf("register: %q %v %v", got, errs, err)
+	}
+	u, err := svc.Store.GetUserByEmail(context.Background(), got)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return u
 }
@@ -107,24 +113,22 @@ func TestRegisterVerifyLogin(t *testing.T) {
 		if u.Email != "ada@example.com" || u.Verified() {
 			t.Fatalf("new user %+v", u)
 		}
-		// The same form twice makes one account, and signs nobody in the
-		// second time (TestRegisterWithTakenAddress).
-		if again := register(t, svc, "ada@EXAMPLE.com"); again.ID != "" {
-			t.Fatalf("a second registration came back as account %q", again.ID)
+		// The same form twice makes one account and answers the same
+		// (TestRegisterWithTakenAddress).
+		if again, errs, err := svc.Register(ctx, account.RegisterInput{Name: "Ada", Email: "ada@EXAMPLE.com", Password: "correct horse",
+			Confirm: "correct horse", Agreed: true}); again != "ada@example.com" || len(errs) > 0 || err != nil {
+			t.Fatalf("a second registration: %q %v %v", again, errs, err)
 		}
 		code := lastCode(t, s, "ada@example.com")
 		wrong := "000000"
 		if code == wrong {
 			wrong = "111111"
 		}
-		if msg, err := svc.Verify(ctx, u.ID, wrong); err != nil || msg != "account.error.code_invalid" {
-			t.Fatalf("wrong code: %q %v", msg, err)
+		if got, msg, err := svc.VerifyAddress(ctx, "ada@example.com", wrong); err != nil || msg != "account.error.code_refused" || got.ID != "" {
+			t.Fatalf("wrong code: %+v %q %v", got, msg, err)
 		}
-		if msg, err := svc.Verify(ctx, u.ID, code); err != nil || msg != "" {
-			t.Fatalf("verify: %q %v", msg, err)
-		}
-		if got, _ := s.GetUser(ctx, u.ID); !got.Verified() {
-			t.Fatal("not verified")
+		if got, msg, err := svc.VerifyAddress(ctx, "ada@example.com", code); err != nil || msg != "" || got.ID != u.ID || !got.Verified() {
+			t.Fatalf("verify: %+v %q %v", got, msg, err)
 		}
 
 		if _, msg, err := svc.Login(ctx, "ADA@example.com", "correct horse"); msg != "" || err != nil {
@@ -328,7 +332,7 @@ func TestClaimExportDelete(t *testing.T) {
 		if rs, _ := s.UserResults(ctx, u.ID); len(rs) != 0 {
 			t.Fatalf("an unverified account got %d results", len(rs))
 		}
-		if msg, err := svc.Verify(ctx, u.ID, lastCode(t, s, "dee@example.com")); msg != "" || err != nil {
+		if _, msg, err := svc.VerifyAddress(ctx, "dee@example.com", lastCode(t, s, "dee@example.com")); msg != "" || err != nil {
 			t.Fatal(msg, err)
 		}
 		ex, err := svc.Export(ctx, u.ID)
@@ -409,8 +413,8 @@ func mailsTo(t *testing.T, s *store.Store, kind, to string) int {
 }
 
 // Registering with an address that has an account answers as for a new
-// address, with any password: no error, no account and nobody to sign in
-// as; the owner gets a notice (once an hour), not a code; a wrong password
+// address, with any password: no error, no account, the address typed;
+// the owner gets a notice (once an hour), not a code; a wrong password
 // counts against the address's log-in lock, and a locked address is
 // refused at registration whether or not it has an account.
 func TestRegisterWithTakenAddress(t *testing.T) {
@@ -418,19 +422,19 @@ func TestRegisterWithTakenAddress(t *testing.T) {
 		ctx := context.Background()
 		svc, clk := newService(s)
 		owner := register(t, svc, "ada@example.com")
-		try := func(password string) (store.User, error) {
+		try := func(password string) (string, error) {
 			t.Helper()
-			u, errs, err := svc.Register(ctx, account.RegisterInput{Name: "Eve", Email: "ADA@example.com", Password: password, Confirm: password,
+			email, errs, err := svc.Register(ctx, account.RegisterInput{Name: "Eve", Email: "ADA@example.com", Password: password, Confirm: password,
 				Agreed: true, Locale: "en"})
 			if len(errs) > 0 {
 				t.Fatalf("a taken address was refused with %v", errs)
 			}
-			return u, err
+			return email, err
 		}
 		for _, password := range []string{"correct horse", "another pass"} {
-			u, err := try(password)
-			if err != nil || u.ID != "" || u.Email != "ada@example.com" || u.Name != "Eve" {
-				t.Fatalf("with %q: %+v %v; want the user typed, without an id", password, u, err)
+			email, err := try(password)
+			if err != nil || email != "ada@example.com" {
+				t.Fatalf("with %q: %q %v; want the address typed, as for a new one", password, email, err)
 			}
 		}
 		if got, _ := s.GetUser(ctx, owner.ID); got.Name != "Ada" || got.PasswordHash != owner.PasswordHash || got.SessionGen != owner.SessionGen {
@@ -509,9 +513,9 @@ func TestNicknameRefusesBidiControls(t *testing.T) {
 	}
 }
 
-// After a registration whose address had an account, only the account's
-// own mailed code verifies it (and gives the account to sign in as): a
-// wrong one does not, nor does anything once the account is verified.
+// The code's screen verifies an address with its own mailed code and
+// gives the account to sign in as: a wrong code does not, nor does the
+// right one twice.
 func TestVerifyAddress(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
@@ -522,18 +526,91 @@ func TestVerifyAddress(t *testing.T) {
 		if code == wrong {
 			wrong = "111111"
 		}
-		if got, msg, err := svc.VerifyAddress(ctx, "vi@example.com", wrong); err != nil || msg != "account.error.code_invalid" || got.ID != "" {
+		if got, msg, err := svc.VerifyAddress(ctx, "vi@example.com", wrong); err != nil || msg != "account.error.code_refused" || got.ID != "" {
 			t.Fatalf("wrong code: %+v %q %v", got, msg, err)
 		}
 		got, msg, err := svc.VerifyAddress(ctx, "vi@example.com", code)
-		if err != nil || msg != "" || got.ID != u.ID {
+		if err != nil || msg != "" || got.ID != u.ID || got.SessionGen != u.SessionGen || !got.Verified() {
 			t.Fatalf("the mailed code: %+v %q %v", got, msg, err)
 		}
-		if again, _ := s.GetUser(ctx, u.ID); !again.Verified() {
-			t.Error("not verified")
-		}
-		if _, msg, _ := svc.VerifyAddress(ctx, "vi@example.com", code); msg != "account.error.code_invalid" {
+		if _, msg, _ := svc.VerifyAddress(ctx, "vi@example.com", code); msg != "account.error.code_refused" {
 			t.Errorf("the code worked twice: %q", msg)
+		}
+	})
+}
+
+// Codes typed after registering are refused with one message, whether the
+// address is new (its code tried too often) or had a verified account (no
+// code to try at all): "too many tries" would tell the two apart.
+func TestVerifyAddressRefusesAlike(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		svc, _ := newService(s)
+		register(t, svc, "old@example.com")
+		if _, msg, err := svc.VerifyAddress(ctx, "old@example.com", lastCode(t, s, "old@example.com")); msg != "" || err != nil {
+			t.Fatal(msg, err)
+		}
+		register(t, svc, "new@example.com")
+		wrong := otherThan(lastCode(t, s, "new@example.com"))
+		for try := range account.CodeTries + 2 {
+			_, forNew, err := svc.VerifyAddress(ctx, "new@example.com", wrong)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, forOld, err := svc.VerifyAddress(ctx, "old@example.com", wrong)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if forNew != forOld || forNew != "account.error.code_refused" {
+				t.Fatalf("try %d: %q for a new address, %q for one with an account", try+1, forNew, forOld)
+			}
+		}
+	})
+}
+
+// otherThan is a six-digit code that is not code.
+func otherThan(code string) string {
+	if code == "000000" {
+		return "111111"
+	}
+	return "000000"
+}
+
+// A new code goes only to an address whose account is not verified yet,
+// within the hourly limit; one with a verified account, or none, is
+// mailed nothing and never reaches the limit.
+func TestResendCode(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		svc, _ := newService(s)
+		register(t, svc, "old@example.com")
+		if _, msg, err := svc.VerifyAddress(ctx, "old@example.com", lastCode(t, s, "old@example.com")); msg != "" || err != nil {
+			t.Fatal(msg, err)
+		}
+		register(t, svc, "new@example.com")
+		for range 8 {
+			for _, email := range []string{"old@example.com", "nobody@example.com"} {
+				if err := svc.ResendCode(ctx, email, "en"); err != nil {
+					t.Fatalf("%s: %v", email, err)
+				}
+			}
+		}
+		if n := mailsTo(t, s, "account_code", "old@example.com"); n != 1 {
+			t.Errorf("%d codes to a verified account's address, want only its registration's", n)
+		}
+		if n := mailsTo(t, s, "account_code", "nobody@example.com"); n != 0 {
+			t.Errorf("%d codes to an address without an account", n)
+		}
+		for range 4 {
+			if err := svc.ResendCode(ctx, "new@example.com", "en"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := svc.ResendCode(ctx, "new@example.com", "en"); err != account.ErrTooManyCodes {
+			t.Errorf("a sixth code in the hour: %v, want ErrTooManyCodes", err)
+		}
+		if n := mailsTo(t, s, "account_code", "new@example.com"); n != 5 {
+			t.Errorf("%d codes to the new account, want 5", n)
 		}
 	})
 }

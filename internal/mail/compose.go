@@ -22,6 +22,11 @@ const (
 	KindAccountCode = "account_code"
 	KindCancelLink  = "cancel_link"
 
+	// KindRegisterNotice tells an address's owner that someone tried to
+	// sign up with it, with links to log in and to reset the password; it
+	// carries no code. Its data are the Vars LoginURL and ResetURL.
+	KindRegisterNotice = "register_notice"
+
 	// The subscription's e-mails (internal/subscription composes them).
 	KindSubscriptionReceipt       = "subscription_receipt"
 	KindSubscriptionPaymentFailed = "subscription_payment_failed"
@@ -30,7 +35,7 @@ const (
 	KindSubscriptionReminder      = "subscription_reminder"
 )
 
-var kinds = []string{KindReceipt, KindReportReady, KindRetrieval, KindAccountCode, KindCancelLink,
+var kinds = []string{KindReceipt, KindReportReady, KindRetrieval, KindAccountCode, KindCancelLink, KindRegisterNotice,
 	KindSubscriptionReceipt, KindSubscriptionPaymentFailed, KindSubscriptionEndedUnpaid, KindSubscriptionCanceled,
 	KindSubscriptionReminder}
 
