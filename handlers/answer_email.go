@@ -20,7 +20,7 @@ func (s *Server) answerEmail(c echo.Context) error {
 	if err != nil {
 		return flowError(c, err)
 	}
-	if paid, err := s.reportPaid(c.Request().Context(), r.ID); err != nil {
+	if paid, err := s.Results.Paid(c.Request().Context(), r.ID); err != nil {
 		return err
 	} else if paid {
 		return c.Redirect(http.StatusSeeOther, flowURL(c, "/report/result", r.ID))

@@ -31,7 +31,7 @@ func (s *Server) reportOffer(c echo.Context) (store.Result, time.Time, bool) {
 	}
 	// A report whose payment cannot be read now is not offered a trial
 	// deadline: the countdown is only shown when it is known to be unpaid.
-	if paid, err := s.reportPaid(c.Request().Context(), rs[0].ID); err != nil || paid {
+	if paid, err := s.Results.Paid(c.Request().Context(), rs[0].ID); err != nil || paid {
 		return store.Result{}, time.Time{}, false
 	}
 	return rs[0], rs[0].CreatedAt.Add(offerWindow), true

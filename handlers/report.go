@@ -13,7 +13,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/billing"
 	"selfmap/internal/exam/ipipneo"
 	"selfmap/internal/geo"
 	"selfmap/internal/i18n"
@@ -60,7 +59,7 @@ func (s *Server) reportAccess(c echo.Context) (reportView, error) {
 	if err != nil {
 		return reportView{}, err
 	}
-	if paid, err := s.reportPaid(c.Request().Context(), r.ID); err != nil {
+	if paid, err := s.Results.Paid(c.Request().Context(), r.ID); err != nil {
 		return reportView{}, err
 	} else if !paid {
 		return reportView{}, redirectError{to: flowURL(c, "/paying/buyreport", r.ID)}
@@ -82,7 +81,7 @@ func (s *Server) linkedReport(c echo.Context, hash string) (reportView, error) {
 		}
 		return reportView{}, err
 	}
-	if paid, err := s.reportPaid(ctx, id); err != nil || !paid {
+	if paid, err := s.Results.Paid(ctx, id); err != nil || !paid {
 		return reportView{}, cmp.Or(err, notFound())
 	}
 	r, err := s.Store.GetResult(ctx, id)
@@ -98,16 +97,6 @@ func (s *Server) linkedReport(c echo.Context, hash string) (reportView, error) {
 	return reportView{result: r, query: url.Values{}}, nil
 }
 
-func (s *Server) reportPaid(ctx context.Context, resultID string) (bool, error) {
-	o, err := s.Store.OrderForResult(ctx, resultID)
-	if errors.Is(err, store.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	return billing.Status(o.Status) == billing.Paid, nil
-}
 
 // reportURL is a report screen of the request's pair and locale.
 func reportURL(c echo.Context, screen string, q url.Values) string {

@@ -36,7 +36,7 @@ func (s *Server) renderPDF(ctx context.Context, resultID, tag string) error {
 	if s.Printer == nil {
 		return fmt.Errorf("handlers: report %s: no PDF printer (chromium) available", resultID)
 	}
-	if paid, err := s.reportPaid(ctx, resultID); err != nil {
+	if paid, err := s.Results.Paid(ctx, resultID); err != nil {
 		return err
 	} else if !paid {
 		return fmt.Errorf("%w: report %s is not paid", pdf.ErrNotPrintable, resultID)

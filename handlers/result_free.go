@@ -21,7 +21,7 @@ func (s *Server) resultFree(c echo.Context) error {
 	if err != nil {
 		return flowError(c, err)
 	}
-	if paid, err := s.reportPaid(c.Request().Context(), r.ID); err != nil {
+	if paid, err := s.Results.Paid(c.Request().Context(), r.ID); err != nil {
 		return err
 	} else if paid {
 		// Paid: the full report replaces the free result.

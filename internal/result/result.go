@@ -91,7 +91,7 @@ func (s *Service) SetEmail(ctx context.Context, r store.Result, email string) (s
 		return msg, nil
 	}
 	if !strings.EqualFold(clean, r.Email.String) {
-		paid, err := s.paid(ctx, r.ID)
+		paid, err := s.Paid(ctx, r.ID)
 		if err != nil {
 			return "", err
 		}
@@ -109,9 +109,9 @@ const (
 	MsgFrozenCountry   = "links.frozen.country"
 )
 
-// paid reports whether the result's report order is paid: from then on,
-// what the report was scored against and priced for stays as it was.
-func (s *Service) paid(ctx context.Context, resultID string) (bool, error) {
+// Paid reports whether the result's report order is paid: the report
+// opens, and what it was scored against and priced for stays as it was.
+func (s *Service) Paid(ctx context.Context, resultID string) (bool, error) {
 	o, err := s.Store.OrderForResult(ctx, resultID)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
@@ -208,7 +208,7 @@ func (s *Service) frozen(ctx context.Context, r store.Result, d store.Details, n
 	if normGroup == r.NormGroup && d.Country == r.Country.String {
 		return nil, nil
 	}
-	paid, err := s.paid(ctx, r.ID)
+	paid, err := s.Paid(ctx, r.ID)
 	if err != nil || !paid {
 		return nil, err
 	}
