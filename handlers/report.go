@@ -97,7 +97,6 @@ func (s *Server) linkedReport(c echo.Context, hash string) (reportView, error) {
 	return reportView{result: r, query: url.Values{}}, nil
 }
 
-
 // reportURL is a report screen of the request's pair and locale.
 func reportURL(c echo.Context, screen string, q url.Values) string {
 	u := state(c).LocalPath(screen + "/" + pair(c).String())
