@@ -24,6 +24,18 @@ func (s *Server) subscribeCSS() (string, string) {
 // their newest result, else the region of their browser's language, else
 // the default price ('*').
 func (s *Server) subscribeCountry(c echo.Context) string {
+	// Read once a request: the plans, the card form and the start all ask.
+	if country, ok := c.Get(subscribeCountryKey).(string); ok {
+		return country
+	}
+	country := s.readSubscribeCountry(c)
+	c.Set(subscribeCountryKey, country)
+	return country
+}
+
+const subscribeCountryKey = "subscribe_country"
+
+func (s *Server) readSubscribeCountry(c echo.Context) string {
 	if u, ok, err := s.currentUser(c); err == nil && ok {
 		if rs, err := s.Store.UserResults(c.Request().Context(), u.ID); err == nil && len(rs) > 0 && rs[0].Country.Valid && rs[0].Country.String != "" {
 			return rs[0].Country.String

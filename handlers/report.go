@@ -314,12 +314,10 @@ func (s *Server) reportRating(c echo.Context) error {
 // percentages: 6.3% in English, Chinese, Japanese and Korean, 6,3 % in
 // French, Spanish and German (a no-break space), 6,3% in Portuguese.
 func formatPercent(v float64, tag string) string {
-	n := strconv.FormatFloat(v, 'f', 1, 64)
+	n := formatDecimal(v, tag)
 	switch tag {
 	case "fr", "es", "de":
-		return strings.Replace(n, ".", ",", 1) + "\u00a0%"
-	case "pt":
-		return strings.Replace(n, ".", ",", 1) + "%"
+		return n + "\u00a0%"
 	}
 	return n + "%"
 }

@@ -50,7 +50,7 @@ func normLine(t *i18n.Translator, l i18n.Locale, sc ipipneo.Scale, g ipipneo.Nor
 }
 
 // formatDecimal writes a number with one decimal and the locale's decimal
-// mark.
+// mark: a comma in French, Spanish, German and Portuguese.
 func formatDecimal(v float64, tag string) string {
 	n := strconv.FormatFloat(v, 'f', 1, 64)
 	switch tag {
