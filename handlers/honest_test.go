@@ -81,7 +81,10 @@ func TestReportShowsWhatItsNumbersRestOn(t *testing.T) {
 			t.Fatal(err)
 		}
 		e2 := newServer(t, s)
-		scenario{url: "/", status: 200, contains: []string{`data-testid="counters-demo"`}}.run(t, e2)
+		home := scenario{url: "/", status: 200, contains: []string{`data-testid="counters-demo"`}}.run(t, e2).Body.String()
+		if strings.Contains(home, `data-testid="activity"`) != strings.Contains(home, `data-testid="activity-demo"`) {
+			t.Error("demo activity notices are shown without their demo label")
+		}
 	})
 }
 

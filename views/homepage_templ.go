@@ -627,7 +627,7 @@ func Homepage(p HomePage) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = activity(p.Proof.Notices).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = activity(p.Proof.Notices, p.Proof.Counters.Demo).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
