@@ -80,7 +80,19 @@ func TestReportShowsWhatItsNumbersRestOn(t *testing.T) {
 		if err := s.MarkDemo(t.Context(), "seed", 1, time.Now()); err != nil {
 			t.Fatal(err)
 		}
+		// A new server: the figures' caches load afresh.
 		e2 := newServer(t, s)
+		b2 := &browser{t: t, e: e2, cookies: map[string]*http.Cookie{}}
+		if err := s.AddReportLink(t.Context(), s.DB, result, "demo-link-token", time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if page := b2.get("/report/result/BMBTI-1807?t=demo-link-token").Body.String(); !strings.Contains(page, `data-testid="report-demo"`) {
+			t.Errorf("the report's shares do not say they include demo data: %.300s", between(page, `data-testid="population"`, "</section>"))
+		}
+		unpaid, _ := b2.submitted(b2.csrfToken("/"), 700)
+		if !strings.Contains(b2.get("/paying/buyreport/BMBTI-1807?r="+unpaid).Body.String(), `data-testid="buy-demo"`) {
+			t.Error("the product page's counts do not say they include demo data")
+		}
 		home := scenario{url: "/", status: 200, contains: []string{`data-testid="counters-demo"`}}.run(t, e2).Body.String()
 		if strings.Contains(home, `data-testid="activity"`) != strings.Contains(home, `data-testid="activity-demo"`) {
 			t.Error("demo activity notices are shown without their demo label")

@@ -68,8 +68,12 @@ func (s *Server) payingBuy(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	demo, err := s.Store.HasDemoData(ctx)
+	if err != nil {
+		return err
+	}
 	state(c).AdEvents = []tracking.Event{{Name: tracking.ViewContent}}
-	p := views.BuyPage{Type: r.ResultCode, Price: mustFormat(q.Total, q.Currency), UnlockedToday: today, TestsTotal: total,
+	p := views.BuyPage{Type: r.ResultCode, Price: mustFormat(q.Total, q.Currency), UnlockedToday: today, TestsTotal: total, Demo: demo,
 		PayHref: flowURL(c, "/paying/payment", r.ID)}
 	if q.List > 0 {
 		p.ListPrice = mustFormat(q.List, q.Currency)
