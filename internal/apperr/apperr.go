@@ -3,7 +3,15 @@
 // handler translates. The cause, if any, is for the log only.
 package apperr
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrNotFound is what every layer returns for a row, a page or an object
+// that does not exist: the store wraps it, services pass it on, and handlers
+// test it with errors.Is without knowing where it came from.
+var ErrNotFound = errors.New("not found")
 
 // Error is a failure with a translatable message.
 type Error struct {

@@ -15,9 +15,11 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/jmoiron/sqlx"
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+	"selfmap/internal/apperr"
 )
 
 // Dialect names the SQL database behind a Store.
@@ -30,7 +32,7 @@ const (
 )
 
 // ErrNotFound is returned by every lookup that finds no row.
-var ErrNotFound = errors.New("store: not found")
+var ErrNotFound = apperr.ErrNotFound
 
 // Store wraps the database handle shared by every query.
 type Store struct {
