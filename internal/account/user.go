@@ -1,0 +1,7 @@
+package account
+
+import "selfmap/internal/store"
+
+// User is a stored account. Callers name it through this package, which
+// owns how one registers, signs in and changes its profile.
+type User = store.User

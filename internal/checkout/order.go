@@ -1,0 +1,8 @@
+package checkout
+
+import "selfmap/internal/store"
+
+// Order is a stored order: what handlers and views read of one. The store
+// keeps the row type (and its typed status); callers name it through the
+// checkout package, which owns what an order may do.
+type Order = store.Order
