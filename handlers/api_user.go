@@ -8,7 +8,7 @@ import (
 
 	"selfmap/internal/account"
 	"selfmap/internal/apperr"
-	"selfmap/internal/store"
+	"selfmap/internal/validate"
 )
 
 // apiUser is the account as the JSON API shows it: the spec's field names.
@@ -25,7 +25,7 @@ type apiUser struct {
 	Avatar       string `json:"avatar"`
 }
 
-func toAPIUser(c echo.Context, u store.User) apiUser {
+func toAPIUser(c echo.Context, u account.User) apiUser {
 	out := apiUser{ID: u.ID, Name: u.Name, Email: u.Email, Verified: u.Verified(), Nickname: u.Nickname, Phone: u.Phone,
 		Birthday: u.Birthday, Sex: u.Sex, Introduction: u.Introduction}
 	if u.AvatarType != "" {
@@ -35,7 +35,7 @@ func toAPIUser(c echo.Context, u store.User) apiUser {
 }
 
 // apiFormErrors answers 422 with each field's translated message in data.
-func apiFormErrors(c echo.Context, errs account.Errors) error {
+func apiFormErrors(c echo.Context, errs validate.FieldErrors) error {
 	t := tr(c)
 	fields := map[string]string{}
 	for k, v := range errs {
@@ -62,7 +62,7 @@ func (s *Server) apiUserRegister(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if len(errs) > 0 {
+	if errs.Any() {
 		return apiFormErrors(c, errs)
 	}
 	if err := s.startPending(c, email); err != nil {
@@ -116,16 +116,17 @@ func (s *Server) apiUserUpdate(c echo.Context) error {
 	if err := c.Bind(&req); err != nil {
 		return apiInvalid("body")
 	}
-	_, errs, err := s.Accounts.UpdateProfile(c.Request().Context(), user(c).ID, store.Profile{Nickname: req.Nickname, Phone: req.Phone,
+	ctx, id := c.Request().Context(), user(c).ID
+	_, errs, err := s.Accounts.UpdateProfile(ctx, id, account.Profile{Nickname: req.Nickname, Phone: req.Phone,
 		Birthday: req.Birthday, Sex: req.Sex, Introduction: req.Introduction})
 	if err != nil {
 		return err
 	}
-	if len(errs) > 0 {
+	if errs.Any() {
 		return apiFormErrors(c, errs)
 	}
-	u, err := s.Store.GetUser(c.Request().Context(), user(c).ID)
-	if errors.Is(err, store.ErrNotFound) {
+	u, err := s.Accounts.User(ctx, id)
+	if errors.Is(err, apperr.ErrNotFound) {
 		return notFound()
 	}
 	if err != nil {

@@ -43,8 +43,8 @@ func (s *Server) accountOwns(c echo.Context, resultID string) bool {
 	if err != nil || !ok {
 		return false
 	}
-	owner, err := s.Store.ResultOwner(c.Request().Context(), resultID)
-	return err == nil && owner != "" && owner == u.ID
+	owns, err := s.Accounts.OwnsResult(c.Request().Context(), u.ID, resultID)
+	return err == nil && owns
 }
 
 // latestResult is the result this browser created last, or "".

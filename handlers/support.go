@@ -7,14 +7,12 @@ import (
 
 	"selfmap/internal/exam"
 	"selfmap/internal/support"
+	"selfmap/internal/validate"
 	"selfmap/views"
 )
 
-// quickAnswers are the articles the support page offers before the form:
-// what people most often write about.
-var quickAnswers = []string{"cancel-subscription", "refunds", "find-my-report", "unrecognised-charge", "delete-my-data"}
-
-// supportPage serves GET /support/{p}: quick answers and the contact form.
+// supportPage serves GET /support/{p}: quick answers (support.Service.QuickAnswers)
+// and the contact form.
 func (s *Server) supportPage(c echo.Context) error {
 	return s.renderSupport(c, http.StatusOK, support.Input{}, nil)
 }
@@ -34,7 +32,7 @@ func (s *Server) supportPost(c echo.Context) error {
 		if err != nil {
 			return err
 		}
-		if len(errs) > 0 {
+		if errs.Any() {
 			return s.renderSupport(c, http.StatusUnprocessableEntity, in, errs)
 		}
 	}
@@ -46,29 +44,25 @@ func (s *Server) supportPost(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, st.WithQuery(st.LocalPath("/support/"+pair(c).String())))
 }
 
-func (s *Server) renderSupport(c echo.Context, status int, in support.Input, errs support.Errors) error {
+func (s *Server) renderSupport(c echo.Context, status int, in support.Input, errs validate.FieldErrors) error {
 	p, st := pair(c), state(c)
 	page := views.SupportPage{
 		CSS: s.pagesCSS(), Pair: p.String(), HelpHref: st.LocalPath("/help/" + p.String()),
 		Form: contactForm(c, p, in, errs),
 	}
-	articles, err := s.Store.ListHelpArticles(c.Request().Context(), st.Locale.Tag, p.ExamID)
+	articles, err := s.Support.QuickAnswers(c.Request().Context(), st.Locale.Tag, p.ExamID)
 	if err != nil {
 		return err
 	}
-	for _, slug := range quickAnswers {
-		for _, a := range articles {
-			if a.Slug == slug {
-				page.Articles = append(page.Articles, helpArticleView(c, p, a))
-			}
-		}
+	for _, a := range articles {
+		page.Articles = append(page.Articles, helpArticleView(c, p, a))
 	}
 	return s.render(c, status, views.Support(page))
 }
 
 // contactForm is the contact form's view model, posting to the support
 // page of the pair.
-func contactForm(c echo.Context, p exam.Pair, in support.Input, errs support.Errors) views.ContactFormData {
+func contactForm(c echo.Context, p exam.Pair, in support.Input, errs validate.FieldErrors) views.ContactFormData {
 	return views.ContactFormData{
 		Action: state(c).LocalPath("/support/" + p.String()),
 		Name:   in.Name, Email: in.Email, Topic: in.Topic, Message: in.Message, Errors: errs,

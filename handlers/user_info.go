@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"errors"
 	"io"
 	"net/http"
 	"net/url"
@@ -8,7 +9,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/account"
-	"selfmap/internal/store"
+	"selfmap/internal/apperr"
+	"selfmap/internal/validate"
 	"selfmap/views"
 )
 
@@ -17,21 +19,19 @@ func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 // userInfo serves GET /user/info and /userCenter/setting/userInfo: the
 // profile and the picture.
 func (s *Server) userInfo(c echo.Context) error {
-	u := user(c)
-	return s.renderInfo(c, http.StatusOK, store.Profile{Nickname: u.Nickname, Phone: u.Phone, Birthday: u.Birthday, Sex: u.Sex,
-		Introduction: u.Introduction}, nil, "")
+	return s.renderInfo(c, http.StatusOK, user(c).Profile(), nil, nil)
 }
 
 // userInfoPost saves the profile (POST /user/info).
 func (s *Server) userInfoPost(c echo.Context) error {
-	in := store.Profile{Nickname: c.FormValue("nickname"), Phone: c.FormValue("phone"), Birthday: c.FormValue("birthday"),
+	in := account.Profile{Nickname: c.FormValue("nickname"), Phone: c.FormValue("phone"), Birthday: c.FormValue("birthday"),
 		Sex: c.FormValue("sex"), Introduction: c.FormValue("introduction")}
 	p, errs, err := s.Accounts.UpdateProfile(c.Request().Context(), user(c).ID, in)
 	if err != nil {
 		return err
 	}
-	if len(errs) > 0 {
-		return s.renderInfo(c, http.StatusUnprocessableEntity, p, errs, "")
+	if errs.Any() {
+		return s.renderInfo(c, http.StatusUnprocessableEntity, p, errs, nil)
 	}
 	return s.savedTo(c, "account.info.saved")
 }
@@ -40,10 +40,9 @@ func (s *Server) userInfoPost(c echo.Context) error {
 // re-encoded and stored.
 func (s *Server) userAvatarPost(c echo.Context) error {
 	u := user(c)
-	current := store.Profile{Nickname: u.Nickname, Phone: u.Phone, Birthday: u.Birthday, Sex: u.Sex, Introduction: u.Introduction}
 	fh, err := c.FormFile("avatar")
 	if err != nil {
-		return s.renderInfo(c, http.StatusUnprocessableEntity, current, nil, "account.error.avatar_type")
+		return s.renderInfo(c, http.StatusUnprocessableEntity, u.Profile(), nil, validate.ErrorOn("avatar", "account.error.avatar_type"))
 	}
 	f, err := fh.Open()
 	if err != nil {
@@ -59,7 +58,7 @@ func (s *Server) userAvatarPost(c echo.Context) error {
 		return err
 	}
 	if msg != "" {
-		return s.renderInfo(c, http.StatusUnprocessableEntity, current, nil, msg)
+		return s.renderInfo(c, http.StatusUnprocessableEntity, u.Profile(), nil, validate.ErrorOn("avatar", msg))
 	}
 	return s.savedTo(c, "account.info.avatar_saved")
 }
@@ -67,11 +66,11 @@ func (s *Server) userAvatarPost(c echo.Context) error {
 // userAvatar sends the signed-in user's own picture (GET /user/avatar);
 // there is no way to ask for anyone else's.
 func (s *Server) userAvatar(c echo.Context) error {
-	img, mediaType, err := s.Store.Avatar(c.Request().Context(), user(c).ID)
+	img, mediaType, err := s.Accounts.Avatar(c.Request().Context(), user(c).ID)
+	if errors.Is(err, apperr.ErrNotFound) {
+		return notFound()
+	}
 	if err != nil {
-		if err == store.ErrNotFound {
-			return notFound()
-		}
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "private, no-store")
@@ -85,7 +84,9 @@ func (s *Server) savedTo(c echo.Context, msgID string) error {
 	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/info"))
 }
 
-func (s *Server) renderInfo(c echo.Context, status int, p store.Profile, errs account.Errors, avatarMsg string) error {
+// renderInfo shows the profile form and the picture's, each with its own
+// errors.
+func (s *Server) renderInfo(c echo.Context, status int, p account.Profile, errs, avatarErrs validate.FieldErrors) error {
 	t, u := tr(c), user(c)
 	sexes := make([]views.AccountOption, len(account.Sexes))
 	for i, x := range account.Sexes {
@@ -104,14 +105,11 @@ func (s *Server) renderInfo(c echo.Context, status int, p store.Profile, errs ac
 					{Name: "introduction", Label: t.T("account.field.introduction"), Type: "textarea", Value: p.Introduction, MaxLength: account.MaxIntroduction, Optional: true},
 				}},
 			{Action: accountPath(c, "/user/avatar"), Submit: t.T("account.info.avatar_submit"), TestID: "avatar-form", Multipart: true,
-				Heading: t.T("account.field.avatar"), Errors: map[string]string{"avatar": avatarMsg},
+				Heading: t.T("account.field.avatar"), Errors: avatarErrs,
 				Fields: []views.AccountField{{Name: "avatar", Label: t.T("account.field.avatar"), Type: "file", Hint: t.T("account.hint.avatar")}}},
 			logoutForm(c),
 		},
 		Links: userLinks(c),
-	}
-	if avatarMsg == "" {
-		page.Forms[1].Errors = nil
 	}
 	if !u.Verified() {
 		page.Links = append([]views.AccountLink{link(c, "account.verify.title", "/user/verify", "link-verify")}, page.Links...)

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/account"
+	"selfmap/internal/validate"
 	"selfmap/views"
 )
 
@@ -49,14 +50,11 @@ func (s *Server) userLoginPost(c echo.Context) error {
 
 func (s *Server) renderLogin(c echo.Context, status int, email, msg string) error {
 	t := tr(c)
-	var errs map[string]string
-	if msg != "" {
-		errs = map[string]string{"": msg}
-	}
 	return s.render(c, status, views.Account(views.AccountPage{
 		Title: t.T("account.login.title"), Intro: t.T("account.login.intro"), TestID: "login-page",
 		Forms: []views.AccountForm{{Action: accountPath(c, "/user/login"), Submit: t.T("account.login.submit"), TestID: "login-form",
-			Errors: errs, Fields: []views.AccountField{emailField(c, email), passwordField(c, "password", "account.field.password", "current-password", false)}}},
+			Errors: validate.ErrorOn(validate.Form, msg),
+			Fields: []views.AccountField{emailField(c, email), passwordField(c, "password", "account.field.password", "current-password", false)}}},
 		Links: []views.AccountLink{
 			link(c, "account.login.forgot", "/user/forgot-password", "link-forgot"),
 			link(c, "account.login.no_account", "/user/register", "link-register"),

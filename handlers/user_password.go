@@ -6,6 +6,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/account"
+	"selfmap/internal/validate"
 	"selfmap/views"
 )
 
@@ -25,7 +26,7 @@ func (s *Server) userForgotPost(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if len(errs) > 0 {
+	if errs.Any() {
 		return s.renderForgot(c, http.StatusUnprocessableEntity, c.FormValue("email"), errs)
 	}
 	if err := s.flash(c, tr(c).T("account.forgot.sent")); err != nil {
@@ -43,7 +44,7 @@ func (s *Server) userResetPost(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if len(errs) > 0 {
+	if errs.Any() {
 		return s.renderReset(c, http.StatusUnprocessableEntity, in, errs)
 	}
 	if err := s.endSession(c); err != nil {
@@ -55,7 +56,7 @@ func (s *Server) userResetPost(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/login"))
 }
 
-func (s *Server) renderForgot(c echo.Context, status int, email string, errs account.Errors) error {
+func (s *Server) renderForgot(c echo.Context, status int, email string, errs validate.FieldErrors) error {
 	t := tr(c)
 	return s.render(c, status, views.Account(views.AccountPage{
 		Title: t.T("account.forgot.title"), Intro: t.T("account.forgot.intro"), TestID: "forgot-page",
@@ -65,7 +66,7 @@ func (s *Server) renderForgot(c echo.Context, status int, email string, errs acc
 	}))
 }
 
-func (s *Server) renderReset(c echo.Context, status int, in account.ResetInput, errs account.Errors) error {
+func (s *Server) renderReset(c echo.Context, status int, in account.ResetInput, errs validate.FieldErrors) error {
 	t := tr(c)
 	return s.render(c, status, views.Account(views.AccountPage{
 		Title: t.T("account.reset.title"), Intro: t.T("account.reset.intro"), TestID: "reset-page",
@@ -91,7 +92,7 @@ func (s *Server) userEditPasswordPost(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	if len(errs) > 0 {
+	if errs.Any() {
 		return s.renderEditPassword(c, http.StatusUnprocessableEntity, errs)
 	}
 	if err := s.keepSession(c, gen); err != nil {
@@ -103,7 +104,7 @@ func (s *Server) userEditPasswordPost(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/info"))
 }
 
-func (s *Server) renderEditPassword(c echo.Context, status int, errs account.Errors) error {
+func (s *Server) renderEditPassword(c echo.Context, status int, errs validate.FieldErrors) error {
 	t := tr(c)
 	return s.render(c, status, views.Account(views.AccountPage{
 		Title: t.T("account.edit.title"), Intro: t.T("account.edit.intro"), TestID: "edit-password-page",

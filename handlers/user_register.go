@@ -7,7 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/account"
-	"selfmap/internal/store"
+	"selfmap/internal/validate"
 	"selfmap/views"
 )
 
@@ -29,12 +29,12 @@ func (s *Server) userRegisterPost(c echo.Context) error {
 		Confirm: c.FormValue("confirm"), Agreed: c.FormValue("agree") != "", Locale: state(c).Locale.Tag}
 	email, errs, err := s.Accounts.Register(c.Request().Context(), in)
 	if errors.Is(err, account.ErrLocked) {
-		return s.renderRegister(c, http.StatusTooManyRequests, in, account.Errors{"": account.ErrLocked.ID})
+		return s.renderRegister(c, http.StatusTooManyRequests, in, validate.ErrorOn(validate.Form, account.ErrLocked.ID))
 	}
 	if err != nil {
 		return err
 	}
-	if len(errs) > 0 {
+	if errs.Any() {
 		return s.renderRegister(c, http.StatusUnprocessableEntity, in, errs)
 	}
 	if err := s.startPending(c, email); err != nil {
@@ -43,7 +43,7 @@ func (s *Server) userRegisterPost(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/verify"))
 }
 
-func (s *Server) renderRegister(c echo.Context, status int, in account.RegisterInput, errs account.Errors) error {
+func (s *Server) renderRegister(c echo.Context, status int, in account.RegisterInput, errs validate.FieldErrors) error {
 	t, pair := tr(c), state(c).Home.String()
 	agreed := ""
 	if in.Agreed {
@@ -77,7 +77,7 @@ func signedIn(c echo.Context, err error) error {
 
 // signIn starts the user's session and joins this browser's results to
 // the account.
-func (s *Server) signIn(c echo.Context, u store.User) error {
+func (s *Server) signIn(c echo.Context, u account.User) error {
 	owned, _ := s.session(c).Values["results"].([]string)
 	if err := s.Accounts.ClaimOwnResults(c.Request().Context(), u.ID, owned); err != nil {
 		return err

@@ -8,61 +8,56 @@ import (
 	"github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/store"
+	"selfmap/internal/account"
 	"selfmap/internal/web"
 )
 
 // userKey is where the signed-in user travels in the echo context.
 const userKey = "user"
 
-// sessionIdle is how long a session lasts unused: a cookie that has not
-// been used for that long signs nobody in, wherever it was copied to.
-// sessionTouch is how often a session in use writes its last use back
-// (with a new cookie): often enough for the limit, seldom enough not to
-// send a cookie with every page.
-const (
-	sessionIdle  = 30 * 24 * time.Hour
-	sessionTouch = time.Hour
-)
-
 // currentUser is the signed-in user, read once per request. The session
-// names a user, the generation it was made in and when it was last used; a
-// session of an older generation (the password changed or the user logged
-// out since), of a deleted account or unused for sessionIdle is signed out
-// here.
-func (s *Server) currentUser(c echo.Context) (store.User, bool, error) {
-	if u, ok := c.Get(userKey).(store.User); ok {
+// cookie names a user, the generation it was made in and when it was last
+// used; the account service says whether that still signs the user in
+// (account.Service.SessionUser), and a session that does not is signed out
+// here. A session in use gets its last use written back when the service
+// says so (with a new cookie).
+func (s *Server) currentUser(c echo.Context) (account.User, bool, error) {
+	if u, ok := c.Get(userKey).(account.User); ok {
 		return u, u.ID != "", nil
 	}
 	sess := s.session(c)
-	id, _ := sess.Values["uid"].(string)
-	gen, _ := sess.Values["gen"].(int64)
-	if id == "" {
-		c.Set(userKey, store.User{})
-		return store.User{}, false, nil
+	in := sessionOf(sess)
+	if in.UserID == "" {
+		c.Set(userKey, account.User{})
+		return account.User{}, false, nil
 	}
-	now := s.Accounts.Now()
-	// A session from before the last use was kept counts from now: its
-	// cookie is at most 30 days old (the cookie codec's own limit).
-	seen, known := sess.Values["seen"].(int64)
-	if known && now.Sub(time.Unix(seen, 0)) > sessionIdle {
-		return store.User{}, false, s.signOutHere(c, sess)
+	u, kept, err := s.Accounts.SessionUser(c.Request().Context(), in)
+	if errors.Is(err, account.ErrSessionEnded) {
+		return account.User{}, false, s.signOutHere(c, sess)
 	}
-	u, err := s.Store.GetUser(c.Request().Context(), id)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return store.User{}, false, err
-	}
-	if err != nil || u.SessionGen != gen {
-		return store.User{}, false, s.signOutHere(c, sess)
+	if err != nil {
+		return account.User{}, false, err
 	}
 	c.Set(userKey, u)
-	if !known || now.Sub(time.Unix(seen, 0)) > sessionTouch {
-		sess.Values["seen"] = now.Unix()
+	if !kept.SeenAt.Equal(in.SeenAt) {
+		sess.Values["seen"] = kept.SeenAt.Unix()
 		if err := sess.Save(c.Request(), c.Response()); err != nil {
-			return store.User{}, false, err
+			return account.User{}, false, err
 		}
 	}
 	return u, true, nil
+}
+
+// sessionOf reads who a session cookie signs in, as the account service
+// checks it.
+func sessionOf(sess *sessions.Session) account.Session {
+	id, _ := sess.Values["uid"].(string)
+	gen, _ := sess.Values["gen"].(int64)
+	out := account.Session{UserID: id, Gen: gen}
+	if seen, ok := sess.Values["seen"].(int64); ok {
+		out.SeenAt = time.Unix(seen, 0)
+	}
+	return out
 }
 
 // signOutHere drops the user from a session that no longer signs them in.
@@ -70,7 +65,7 @@ func (s *Server) signOutHere(c echo.Context, sess *sessions.Session) error {
 	for _, k := range []string{"uid", "gen", "seen"} {
 		delete(sess.Values, k)
 	}
-	c.Set(userKey, store.User{})
+	c.Set(userKey, account.User{})
 	return sess.Save(c.Request(), c.Response())
 }
 
@@ -93,7 +88,7 @@ func (s *Server) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 				return echo.NewHTTPError(http.StatusUnauthorized)
 			}
 			if email, _ := s.session(c).Values["pending"].(string); email != "" && pendingScreens[c.Path()] {
-				c.Set(userKey, store.User{Email: email})
+				c.Set(userKey, account.User{Email: email})
 				private(c)
 				c.Response().Header().Set("Cache-Control", "no-store")
 				return next(c)
@@ -111,18 +106,19 @@ func (s *Server) requireUser(next echo.HandlerFunc) echo.HandlerFunc {
 
 // user is the signed-in user of a route behind requireUser (with no ID for
 // a registration waiting for its code).
-func user(c echo.Context) store.User {
-	u, _ := c.Get(userKey).(store.User)
+func user(c echo.Context) account.User {
+	u, _ := c.Get(userKey).(account.User)
 	return u
 }
 
 // startSession signs a user in on a new session (renewSession) with the
 // user, their session generation and the time of its last use.
-func (s *Server) startSession(c echo.Context, u store.User) error {
+func (s *Server) startSession(c echo.Context, u account.User) error {
+	in := s.Accounts.NewSession(u)
 	sess := s.renewSession(c)
-	sess.Values["uid"] = u.ID
-	sess.Values["gen"] = u.SessionGen
-	sess.Values["seen"] = s.Accounts.Now().Unix()
+	sess.Values["uid"] = in.UserID
+	sess.Values["gen"] = in.Gen
+	sess.Values["seen"] = in.SeenAt.Unix()
 	c.Set(userKey, u)
 	return sess.Save(c.Request(), c.Response())
 }
@@ -138,7 +134,7 @@ func (s *Server) startPending(c echo.Context, email string) error {
 	if back != "" {
 		sess.Values[returnToKey] = back
 	}
-	c.Set(userKey, store.User{})
+	c.Set(userKey, account.User{})
 	return sess.Save(c.Request(), c.Response())
 }
 
@@ -183,7 +179,7 @@ func (s *Server) endSession(c echo.Context) error {
 	secret := web.NewCSRFSecret()
 	sess.Values["csrf"] = secret
 	c.Set(csrfSecretKey, secret)
-	c.Set(userKey, store.User{})
+	c.Set(userKey, account.User{})
 	state(c).CSRF = web.MaskCSRF(secret)
 	return sess.Save(c.Request(), c.Response())
 }

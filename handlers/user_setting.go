@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/internal/validate"
 	"selfmap/views"
 )
 
@@ -51,15 +52,11 @@ func (s *Server) userDeletePost(c echo.Context) error {
 
 func (s *Server) renderSetting(c echo.Context, status int, msg string) error {
 	t := tr(c)
-	var errs map[string]string
-	if msg != "" {
-		errs = map[string]string{"password": msg}
-	}
 	return s.render(c, status, views.Account(views.AccountPage{
 		Title: t.T("account.setting.title"), TestID: "setting-page",
 		Forms: []views.AccountForm{
 			{Heading: t.T("account.setting.delete_heading"), Text: t.T("account.setting.delete_text"), Action: accountPath(c, "/user/setting/delete"),
-				Submit: t.T("account.setting.delete_submit"), TestID: "delete-form", Danger: true, Errors: errs,
+				Submit: t.T("account.setting.delete_submit"), TestID: "delete-form", Danger: true, Errors: validate.ErrorOn("password", msg),
 				Fields: []views.AccountField{passwordField(c, "password", "account.field.password", "current-password", false)}},
 			logoutForm(c),
 		},

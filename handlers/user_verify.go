@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/account"
+	"selfmap/internal/validate"
 	"selfmap/views"
 )
 
@@ -74,10 +75,6 @@ func (s *Server) userVerifyResend(c echo.Context) error {
 // rather than the account's screens, which need the code first.
 func (s *Server) renderVerify(c echo.Context, status int, msg string) error {
 	t, u := tr(c), user(c)
-	var errs map[string]string
-	if msg != "" {
-		errs = map[string]string{"code": msg}
-	}
 	intro, links := "account.verify.intro", userLinks(c)
 	if u.ID == "" {
 		intro, links = "account.pending.intro", []views.AccountLink{link(c, "account.register.have_account", "/user/login", "link-login")}
@@ -85,7 +82,7 @@ func (s *Server) renderVerify(c echo.Context, status int, msg string) error {
 	return s.render(c, status, views.Account(views.AccountPage{
 		Title: t.T("account.verify.title"), Intro: t.TD(intro, map[string]any{"Email": u.Email}), TestID: "verify-page",
 		Forms: []views.AccountForm{
-			{Action: accountPath(c, "/user/verify"), Submit: t.T("account.verify.submit"), TestID: "verify-form", Errors: errs,
+			{Action: accountPath(c, "/user/verify"), Submit: t.T("account.verify.submit"), TestID: "verify-form", Errors: validate.ErrorOn("code", msg),
 				Fields: []views.AccountField{codeField(c)}},
 			{Action: accountPath(c, "/user/verify/resend"), Submit: t.T("account.verify.resend"), TestID: "resend-form", Danger: true},
 		},

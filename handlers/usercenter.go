@@ -13,10 +13,11 @@ import (
 )
 
 // now is the time as the subscription service sees it (its clock is
-// injected, so tests walk through renewals and period ends).
+// injected, so tests walk through renewals and period ends); without that
+// service, the account service's clock.
 func (s *Server) now() time.Time {
 	if s.Subscriptions == nil || s.Subscriptions.Now == nil {
-		return time.Now().UTC()
+		return s.Accounts.Now().UTC()
 	}
 	return s.Subscriptions.Now().UTC()
 }
@@ -58,24 +59,20 @@ func (s *Server) userCenterPage(c echo.Context, nav string) (views.UserCenterPag
 
 // userReports lists the user's results, newest first, each with its links.
 func (s *Server) userReports(c echo.Context) ([]views.UserReport, error) {
-	ctx := c.Request().Context()
-	rs, err := s.Store.UserResults(ctx, user(c).ID)
+	own, err := s.Accounts.Reports(c.Request().Context(), user(c).ID)
 	if err != nil {
 		return nil, err
 	}
 	st, t := state(c), tr(c)
-	out := make([]views.UserReport, 0, len(rs))
-	paid, err := s.Store.UserPaidReports(ctx, user(c).ID)
-	if err != nil {
-		return nil, err
-	}
-	for _, r := range rs {
+	out := make([]views.UserReport, 0, len(own))
+	for _, o := range own {
+		r := o.Result
 		letters, _, _ := strings.Cut(r.ResultCode, "-")
 		p := exam.Pair{Code: r.PageCode, ExamID: r.ExamID}.String()
 		q := "?r=" + urlQueryEscape(r.ID)
 		out = append(out, views.UserReport{
 			ID: r.ID, Letters: letters, Title: t.T("type." + letters + ".title"), Date: r.CreatedAt.UTC().Format("2006-01-02"),
-			Paid:      paid[r.ID],
+			Paid:      o.Paid,
 			ViewHref:  st.LocalPath("/report/result/"+p) + q,
 			PayHref:   st.LocalPath("/paying/buyreport/"+p) + q,
 			ShareHref: st.LocalPath("/types/" + p + "/" + strings.ToLower(letters)),

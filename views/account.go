@@ -1,5 +1,7 @@
 package views
 
+import "selfmap/internal/validate"
+
 // AccountPage is the view model of an account screen: one or more forms
 // in a card, with links under them.
 type AccountPage struct {
@@ -12,11 +14,11 @@ type AccountPage struct {
 }
 
 // AccountForm is one form of an account screen. Errors map a field name to
-// a message id; "" names the form as a whole.
+// a message id; validate.Form ("") names the form as a whole.
 type AccountForm struct {
 	Action, Submit, TestID string
 	Fields                 []AccountField
-	Errors                 map[string]string
+	Errors                 validate.FieldErrors
 	// Multipart sends files.
 	Multipart bool
 	// Danger styles the button as a destructive action.

@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 
 	"selfmap/internal/content"
+	"selfmap/internal/validate"
 )
 
 // Crumb is one step of a breadcrumb trail; the last one is the page itself.
@@ -115,7 +116,7 @@ type ContactFormData struct {
 	Action                      string
 	Name, Email, Topic, Message string
 	// Errors maps a field name to a message id.
-	Errors map[string]string
+	Errors validate.FieldErrors
 	Topics []string
 	// MaxName and MaxMessage are the fields' limits, in characters.
 	MaxName, MaxMessage int
@@ -190,7 +191,7 @@ func headingIndex(blocks []content.Block, i int) int {
 	return n
 }
 
-func hasError(errs map[string]string, field string) bool { return errs[field] != "" }
+func hasError(errs validate.FieldErrors, field string) bool { return errs.Has(field) }
 
 // links translates a key of the links table, the names of the site's
 // main destinations.

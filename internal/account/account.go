@@ -1,8 +1,9 @@
 // Package account keeps the accounts: registration with a mailed code,
 // log-in with a limit per address, password change and reset, the profile
 // and its picture, and the export and deletion of a person's data. It knows
-// nothing of HTTP; sessions are the handlers' business, fed by the session
-// generation this package moves on.
+// nothing of HTTP: it says whether a session still signs its user in (the
+// session generation it moves on, the idle limit), and the handlers keep the
+// session in a cookie. Every refused form is a validate.FieldErrors.
 package account
 
 import (
@@ -64,10 +65,6 @@ type Service struct {
 	Compose CodeMail
 }
 
-// Errors maps a form field to the id of the message that says what is
-// wrong with it.
-type Errors map[string]string
-
 // ErrTooManyCodes is returned when a mailbox was sent codes too often.
 var ErrTooManyCodes = &apperr.Error{Status: 429, ID: "account.error.too_many_codes"}
 
@@ -82,16 +79,16 @@ type RegisterInput struct {
 }
 
 // checkNewPassword checks a new password and its repetition.
-func checkNewPassword(errs Errors, field, password, confirm string) {
+func checkNewPassword(errs validate.FieldErrors, field, password, confirm string) {
 	switch n := utf8.RuneCountInString(password); {
 	case n == 0:
-		errs[field] = "form.required"
+		errs.Add(field, "form.required")
 	case n < MinPassword:
-		errs[field] = "account.error.password_short"
+		errs.Add(field, "account.error.password_short")
 	case n > MaxPassword:
-		errs[field] = "account.error.password_long"
+		errs.Add(field, "account.error.password_long")
 	case password != confirm:
-		errs["confirm"] = "account.error.password_mismatch"
+		errs.Add("confirm", "account.error.password_mismatch")
 	}
 }
 
@@ -111,20 +108,18 @@ func normalEmail(s string) (string, string) {
 // that is not theirs counts as a failed log-in of the address. An address
 // locked by failed log-ins is refused here as at log-in, whether or not it
 // has an account.
-func (s *Service) Register(ctx context.Context, in RegisterInput) (string, Errors, error) {
-	errs := Errors{}
+func (s *Service) Register(ctx context.Context, in RegisterInput) (string, validate.FieldErrors, error) {
+	errs := validate.FieldErrors{}
 	var msg string
-	if in.Name, msg = validate.Name(in.Name, MaxName); msg != "" {
-		errs["name"] = msg
-	}
-	if in.Email, msg = normalEmail(in.Email); msg != "" {
-		errs["email"] = msg
-	}
+	in.Name, msg = validate.Name(in.Name, MaxName)
+	errs.Add("name", msg)
+	in.Email, msg = normalEmail(in.Email)
+	errs.Add("email", msg)
 	checkNewPassword(errs, "password", in.Password, in.Confirm)
 	if !in.Agreed {
-		errs["agree"] = "account.error.agree"
+		errs.Add("agree", "account.error.agree")
 	}
-	if len(errs) > 0 {
+	if errs.Any() {
 		return "", errs, nil
 	}
 	now := s.Now().UTC()
@@ -379,17 +374,17 @@ func (s *Service) Logout(ctx context.Context, userID string) error {
 // ChangePassword replaces a password after checking the current one, and
 // ends every session of the account; it returns the new session generation
 // for the session that asked.
-func (s *Service) ChangePassword(ctx context.Context, userID, current, password, confirm string) (int64, Errors, error) {
+func (s *Service) ChangePassword(ctx context.Context, userID, current, password, confirm string) (int64, validate.FieldErrors, error) {
 	u, err := s.Store.GetUser(ctx, userID)
 	if err != nil {
 		return 0, nil, err
 	}
-	errs := Errors{}
+	errs := validate.FieldErrors{}
 	if !CheckPassword(u.PasswordHash, current) {
-		errs["current"] = msgPasswordWrong
+		errs.Add("current", msgPasswordWrong)
 	}
 	checkNewPassword(errs, "password", password, confirm)
-	if len(errs) > 0 {
+	if errs.Any() {
 		return 0, errs, nil
 	}
 	gen, err := s.Store.SetPassword(ctx, u.ID, HashPassword(password), s.Now())
@@ -398,10 +393,10 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, password,
 
 // ForgotPassword mails a reset code when an account has the address. The
 // answer is the same either way, so the form tells nobody who has one.
-func (s *Service) ForgotPassword(ctx context.Context, email, locale string) (string, Errors, error) {
+func (s *Service) ForgotPassword(ctx context.Context, email, locale string) (string, validate.FieldErrors, error) {
 	email, msg := normalEmail(email)
 	if msg != "" {
-		return "", Errors{"email": msg}, nil
+		return "", validate.ErrorOn("email", msg), nil
 	}
 	u, err := s.Store.GetUserByEmail(ctx, email)
 	if errors.Is(err, store.ErrNotFound) {
@@ -424,17 +419,15 @@ type ResetInput struct {
 // ResetPassword sets a new password with a mailed code. The code proves the
 // address too, so the account becomes verified and joins what was made
 // with it. Every session of the account ends.
-func (s *Service) ResetPassword(ctx context.Context, in ResetInput) (Errors, error) {
-	errs := Errors{}
+func (s *Service) ResetPassword(ctx context.Context, in ResetInput) (validate.FieldErrors, error) {
+	errs := validate.FieldErrors{}
 	email, msg := normalEmail(in.Email)
-	if msg != "" {
-		errs["email"] = msg
-	}
+	errs.Add("email", msg)
 	if strings.TrimSpace(in.Code) == "" {
-		errs["code"] = "form.required"
+		errs.Add("code", "form.required")
 	}
 	checkNewPassword(errs, "password", in.Password, in.Confirm)
-	if len(errs) > 0 {
+	if errs.Any() {
 		return errs, nil
 	}
 	c, msg, err := s.checkCode(ctx, email, PurposeReset, in.Code)
@@ -442,7 +435,7 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput) (Errors, err
 		return nil, err
 	}
 	if msg != "" {
-		return Errors{"code": msg}, nil
+		return validate.ErrorOn("code", msg), nil
 	}
 	u, err := s.Store.GetUserByEmail(ctx, email)
 	if err != nil {

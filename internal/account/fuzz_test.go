@@ -114,7 +114,7 @@ func FuzzRegisterFields(f *testing.F) {
 				t.Fatalf("address %q accepted, then %q refused or changed (%q)", email, e, msg)
 			}
 		}
-		errs := Errors{}
+		errs := validate.FieldErrors{}
 		checkNewPassword(errs, "password", password, confirm)
 		if len(errs) == 0 {
 			if n := utf8.RuneCountInString(password); n < MinPassword || n > MaxPassword || password != confirm {

@@ -18,7 +18,6 @@ import (
 	_ "golang.org/x/image/webp" // decodes WebP avatars, re-encoded as PNG
 	_ "image/gif"               // decodes GIF avatars, re-encoded as PNG
 
-	"selfmap/internal/store"
 	"selfmap/internal/validate"
 )
 
@@ -34,29 +33,29 @@ const (
 var Sexes = []string{"male", "female", "confidential"}
 
 // CheckProfile cleans a profile and reports what is wrong, field by field.
-func CheckProfile(p store.Profile, today time.Time) (store.Profile, Errors) {
-	errs := Errors{}
+func CheckProfile(p Profile, today time.Time) (Profile, validate.FieldErrors) {
+	errs := validate.FieldErrors{}
 	p.Nickname = strings.Join(strings.Fields(p.Nickname), " ")
 	switch {
 	case utf8.RuneCountInString(p.Nickname) > MaxNickname:
-		errs["nickname"] = "form.too_long"
+		errs.Add("nickname", "form.too_long")
 	case !validate.NameText(p.Nickname):
 		// The rules of a name: a nickname is shown and exported as one.
-		errs["nickname"] = "form.name.invalid"
+		errs.Add("nickname", "form.name.invalid")
 	}
 	p.Phone = strings.TrimSpace(p.Phone)
 	if p.Phone != "" && !validPhone(p.Phone) {
-		errs["phone"] = "account.error.phone"
+		errs.Add("phone", "account.error.phone")
 	}
 	p.Birthday = strings.TrimSpace(p.Birthday)
 	if p.Birthday != "" {
 		d, err := time.Parse(time.DateOnly, p.Birthday)
 		if err != nil || d.Year() < 1900 || d.After(today) {
-			errs["birthday"] = "account.error.birthday"
+			errs.Add("birthday", "account.error.birthday")
 		}
 	}
 	if p.Sex != "" && !slices.Contains(Sexes, p.Sex) {
-		errs["sex"] = "form.choose"
+		errs.Add("sex", "form.choose")
 		p.Sex = ""
 	}
 	// Control characters go first, so that the trim sees what they hid: an
@@ -69,7 +68,7 @@ func CheckProfile(p store.Profile, today time.Time) (store.Profile, Errors) {
 	}, strings.ReplaceAll(p.Introduction, "\r\n", "\n"))
 	p.Introduction = strings.TrimSpace(p.Introduction)
 	if utf8.RuneCountInString(p.Introduction) > MaxIntroduction {
-		errs["introduction"] = "account.error.intro_long"
+		errs.Add("introduction", "account.error.intro_long")
 	}
 	return p, errs
 }
@@ -90,13 +89,37 @@ func validPhone(s string) bool {
 	return digits >= 6 && digits <= 15
 }
 
-// UpdateProfile checks and saves a profile.
-func (s *Service) UpdateProfile(ctx context.Context, userID string, p store.Profile) (store.Profile, Errors, error) {
+// UpdateProfile checks and saves a profile, and returns the account as it
+// now reads. A refused profile is not saved: the answer is then the
+// profile as cleaned, for the form to show again, with what is wrong.
+func (s *Service) UpdateProfile(ctx context.Context, userID string, p Profile) (Profile, validate.FieldErrors, error) {
 	p, errs := CheckProfile(p, s.Now())
-	if len(errs) > 0 {
+	if errs.Any() {
 		return p, errs, nil
 	}
-	return p, nil, s.Store.UpdateProfile(ctx, userID, p, s.Now())
+	if err := s.Store.UpdateProfile(ctx, userID, p, s.Now()); err != nil {
+		return p, nil, fmt.Errorf("account: update profile: %w", err)
+	}
+	return p, nil, nil
+}
+
+// User reads an account; apperr.ErrNotFound when there is none.
+func (s *Service) User(ctx context.Context, userID string) (User, error) {
+	u, err := s.Store.GetUser(ctx, userID)
+	if err != nil {
+		return User{}, fmt.Errorf("account: user: %w", err)
+	}
+	return u, nil
+}
+
+// Avatar is the account's own picture and its media type;
+// apperr.ErrNotFound when it has none.
+func (s *Service) Avatar(ctx context.Context, userID string) ([]byte, string, error) {
+	img, mediaType, err := s.Store.Avatar(ctx, userID)
+	if err != nil {
+		return nil, "", fmt.Errorf("account: avatar: %w", err)
+	}
+	return img, mediaType, nil
 }
 
 // ProcessAvatar checks an uploaded picture (size, a format we take,

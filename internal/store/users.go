@@ -131,6 +131,12 @@ type Profile struct {
 	Nickname, Phone, Birthday, Sex, Introduction string
 }
 
+// Profile is the part of the account its user edits, as the profile form
+// shows it.
+func (u User) Profile() Profile {
+	return Profile{Nickname: u.Nickname, Phone: u.Phone, Birthday: u.Birthday, Sex: u.Sex, Introduction: u.Introduction}
+}
+
 // UpdateProfile saves the profile fields.
 func (s *Store) UpdateProfile(ctx context.Context, id string, p Profile, now time.Time) error {
 	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE users SET nickname = ?, phone = ?, birthday = ?, sex = ?, introduction = ?, updated_at = ?

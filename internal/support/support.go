@@ -44,32 +44,26 @@ type Input struct {
 	Locale string
 }
 
-// Errors maps a field name to the id of the message that says what is
-// wrong with it.
-type Errors map[string]string
-
 // Check cleans the input and reports what is wrong with it, field by field.
-func Check(in Input) (Input, Errors) {
-	errs := Errors{}
+func Check(in Input) (Input, validate.FieldErrors) {
+	errs := validate.FieldErrors{}
 	var msg string
-	if in.Name, msg = validate.Name(in.Name, MaxName); msg != "" {
-		errs["name"] = msg
-	}
-	if in.Email, msg = validate.Email(in.Email); msg != "" {
-		errs["email"] = msg
-	}
+	in.Name, msg = validate.Name(in.Name, MaxName)
+	errs.Add("name", msg)
+	in.Email, msg = validate.Email(in.Email)
+	errs.Add("email", msg)
 	if !slices.Contains(Topics, in.Topic) {
-		errs["topic"] = "form.choose"
+		errs.Add("topic", "form.choose")
 		in.Topic = ""
 	}
 	in.Message = cleanText(in.Message)
 	switch n := utf8.RuneCountInString(in.Message); {
 	case n == 0:
-		errs["message"] = "form.required"
+		errs.Add("message", "form.required")
 	case n < MinMessage:
-		errs["message"] = "contact.error.message_short"
+		errs.Add("message", "contact.error.message_short")
 	case n > MaxMessage:
-		errs["message"] = "contact.error.message_long"
+		errs.Add("message", "contact.error.message_long")
 	}
 	return in, errs
 }
@@ -92,9 +86,9 @@ func cleanText(s string) string {
 
 // Send stores a valid message and queues it for the support mailbox, both
 // or neither. An invalid one stores nothing and returns its errors.
-func (s *Service) Send(ctx context.Context, in Input) (store.ContactMessage, Errors, error) {
+func (s *Service) Send(ctx context.Context, in Input) (store.ContactMessage, validate.FieldErrors, error) {
 	in, errs := Check(in)
-	if len(errs) > 0 {
+	if errs.Any() {
 		return store.ContactMessage{}, errs, nil
 	}
 	now := s.Now().UTC()

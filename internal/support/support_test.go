@@ -73,3 +73,32 @@ func TestSend(t *testing.T) {
 		}
 	})
 }
+
+// The support page offers the most asked-about help articles in its own
+// order, leaving out the others and those its locale lacks.
+func TestQuickAnswers(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		ctx := context.Background()
+		now := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
+		var articles []store.HelpArticle
+		for i, slug := range []string{"delete-my-data", "what-is-a-type", "refunds", "cancel-subscription"} {
+			articles = append(articles, store.HelpArticle{Slug: slug, Locale: "en", Section: "faq", Sort: i, Title: slug, Body: slug, UpdatedAt: now})
+		}
+		articles = append(articles, store.HelpArticle{Slug: "find-my-report", Locale: "fr", Section: "faq", Title: "x", Body: "x", UpdatedAt: now})
+		if _, err := s.SyncBuiltinContent(ctx, articles, nil); err != nil {
+			t.Fatal(err)
+		}
+		svc := &support.Service{Store: s, Now: func() time.Time { return now }}
+		got, err := svc.QuickAnswers(ctx, "en", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var slugs []string
+		for _, a := range got {
+			slugs = append(slugs, a.Slug)
+		}
+		if want := "cancel-subscription refunds delete-my-data"; strings.Join(slugs, " ") != want {
+			t.Errorf("quick answers = %v, want %s", slugs, want)
+		}
+	})
+}

@@ -1,0 +1,52 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"selfmap/internal/apperr"
+	"selfmap/internal/store"
+)
+
+// OwnReport is one of the account's results, with whether its report is
+// paid, as the user centre lists them.
+type OwnReport struct {
+	Result store.Result
+	Paid   bool
+}
+
+// Reports lists the account's results, newest first, each with whether its
+// report is paid (the result's first report order is).
+func (s *Service) Reports(ctx context.Context, userID string) ([]OwnReport, error) {
+	rs, err := s.Store.UserResults(ctx, userID)
+	if err != nil {
+		return nil, fmt.Errorf("account: reports: %w", err)
+	}
+	paid, err := s.Store.UserPaidReports(ctx, userID)
+	if err != nil {
+		return nil, fmt.Errorf("account: reports: %w", err)
+	}
+	out := make([]OwnReport, len(rs))
+	for i, r := range rs {
+		out[i] = OwnReport{Result: r, Paid: paid[r.ID]}
+	}
+	return out, nil
+}
+
+// OwnsResult reports whether a result has joined the account: its owner
+// sees it from any browser they sign in on. A result that does not exist
+// is owned by nobody.
+func (s *Service) OwnsResult(ctx context.Context, userID, resultID string) (bool, error) {
+	if userID == "" {
+		return false, nil
+	}
+	owner, err := s.Store.ResultOwner(ctx, resultID)
+	if errors.Is(err, apperr.ErrNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("account: result owner: %w", err)
+	}
+	return owner == userID, nil
+}
