@@ -3,6 +3,7 @@
 //	selfmap serve     migrate, then serve HTTP on ADDR until SIGTERM
 //	selfmap migrate   apply the database migrations and exit
 //	selfmap seed      load the demo data set (--if-empty: only into an empty database)
+//	selfmap admin     grant or revoke the back office: admin grant|revoke EMAIL
 package main
 
 import (
@@ -43,6 +44,8 @@ func main() {
 		ifEmpty := fs.Bool("if-empty", false, "seed only a database without sites")
 		fs.Parse(args) //nolint:errcheck // ExitOnError
 		err = seed(ctx, cfg, logger, *ifEmpty)
+	case "admin":
+		err = admin(ctx, cfg, logger, args)
 	case "help", "-h", "--help":
 		usage()
 		return
@@ -64,6 +67,7 @@ commands:
   serve            apply migrations, then serve HTTP on $ADDR (default :8080)
   migrate          apply the database migrations and exit
   seed [--if-empty] load the demo data set
+  admin grant|revoke EMAIL  give or take back an account's access to the back office
 `)
 }
 

@@ -29,6 +29,7 @@ type User struct {
 	Sex             string     `db:"sex"`
 	Introduction    string     `db:"introduction"`
 	AvatarType      string     `db:"avatar_type"`
+	Role            Role       `db:"role"`
 	CreatedAt       time.Time  `db:"created_at"`
 	UpdatedAt       time.Time  `db:"updated_at"`
 }
@@ -44,8 +45,21 @@ func found(op string, err error) error {
 // Verified reports whether the user proved the e-mail address is theirs.
 func (u User) Verified() bool { return u.EmailVerifiedAt != nil }
 
+// Role is what an account may do beyond its own things.
+type Role string
+
+// The roles: every account is a member; the operator makes staff admins
+// (SetUserRole, from the command line).
+const (
+	RoleMember Role = "member"
+	RoleAdmin  Role = "admin"
+)
+
+// Admin reports whether the user may use the back office.
+func (u User) Admin() bool { return u.Role == RoleAdmin }
+
 const userColumns = `id, email, name, password_hash, email_verified_at, session_gen, nickname, phone, birthday, sex,
-	introduction, avatar_type, created_at, updated_at`
+	introduction, avatar_type, role, created_at, updated_at`
 
 // CreateUser stores a new account; ErrDuplicate when the e-mail is taken.
 func (s *Store) CreateUser(ctx context.Context, u User) error {
@@ -384,4 +398,18 @@ func (s *Store) ResultOwner(ctx context.Context, resultID string) (string, error
 		return "", fmt.Errorf("store: result owner: %w", err)
 	}
 	return owner.String, nil
+}
+
+// SetUserRole gives the account with this e-mail a role; ErrNotFound when
+// there is none.
+func (s *Store) SetUserRole(ctx context.Context, email string, role Role, now time.Time) error {
+	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE users SET role = ?, updated_at = ? WHERE email = ?`),
+		string(role), now.UTC(), strings.ToLower(email))
+	if err != nil {
+		return fmt.Errorf("store: set user role: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	return nil
 }
