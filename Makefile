@@ -5,21 +5,29 @@ ISLANDS := $(wildcard islands/*.ts islands/*.tsx islands/*.mjs islands/shared/*.
 
 .PHONY: run build test fuzz generate islands templ bench soak load lighthouse two-instances clean
 
-## run: build everything, migrate, load the demo data into an empty database, serve on :8080
-run: build
+## run: build everything, migrate, load the demo data into an empty database, serve on :8080 (ADDR)
+run:
+	@echo "make run: building $(BIN): front-end packages, views, then Go (the first build downloads and compiles the dependencies: a minute or two)..."
+	@$(MAKE) --no-print-directory build
+	@echo "make run: migrating the database; seeding the demo data if it is empty..."
 	$(BIN) seed --if-empty
+	@echo "make run: starting the server (ADDR, default :8080); it prints its address once it listens, Ctrl-C stops it"
 	$(BIN) serve
 
 ## build: leave the binary at bin/selfmap
 build: generate
 	$(GO) build -o $(BIN) ./cmd/selfmap
 
-## test: every test (PostgreSQL too when TEST_DATABASE_URL is set; the browser test needs chromium)
+## test: every test (PostgreSQL too when TEST_DATABASE_URL is set; the browser test needs chromium).
+## Quiet when all pass: go test prints one line per package, npm test one line; failures in full.
+## STEP (empty here) runs each step through a wrapper: CI sets STEP=".ci/run --step", which names and
+## times each step, keeps its output unless it fails, and counts the tests.
+STEP ?=
 test: generate
-	$(GO) vet ./...
-	npm run --silent typecheck
-	npm test --silent
-	$(GO) test -count=1 -timeout 30m ./...
+	$(STEP) $(GO) vet ./...
+	$(STEP) npm run --silent typecheck
+	$(STEP) npm test --silent
+	$(STEP) $(GO) test -count=1 -timeout 30m ./...
 
 ## fuzz: every parser of outside input (answers, money, webhook deliveries and signature headers, Stripe
 ## events, card forms, contact forms, account and profile forms, avatar pictures, order numbers, promo
