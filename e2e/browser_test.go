@@ -46,7 +46,7 @@ func TestHome(t *testing.T) {
 			}
 			want := localeTitle(t, tc.lang)
 			if got := p.title(); got != want {
-				t.Errorf("GET %s: the browser tab says %q, want %q (meta.title of locales/%s.toml)", tc.path, got, want, tc.lang)
+				t.Errorf("GET %s: the browser tab says %q, want %q (meta.title of locales/meta.%s.toml)", tc.path, got, want, tc.lang)
 			}
 			p.waitVisible("hero-title", "the page heading")
 			p.assertCleanConsole()
@@ -171,7 +171,7 @@ func chromiumPath(t *testing.T) string {
 	return ""
 }
 
-// localeTitle reads meta.title from locales/<lang>.toml.
+// localeTitle reads meta.title from locales/meta.<lang>.toml.
 func localeTitle(t *testing.T, lang string) string {
 	t.Helper()
 	var locale struct {
@@ -179,7 +179,7 @@ func localeTitle(t *testing.T, lang string) string {
 			Title string `toml:"title"`
 		} `toml:"meta"`
 	}
-	file := filepath.Join(moduleRoot, "locales", lang+".toml")
+	file := filepath.Join(moduleRoot, "locales", "meta."+lang+".toml")
 	if _, err := toml.DecodeFile(file, &locale); err != nil {
 		t.Fatalf("read %s: %v", file, err)
 	}

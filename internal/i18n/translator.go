@@ -45,8 +45,8 @@ func Load(files fs.FS) (*Catalog, error) {
 	}
 	c.bundle.RegisterUnmarshalFunc("toml", toml.Unmarshal)
 	for _, l := range Locales {
-		// A locale's messages are <tag>.toml plus any <area>.<tag>.toml, so
-		// large areas (type descriptions, reports) keep files of their own.
+		// A locale's messages are <prefix>.<tag>.toml, one file per key
+		// prefix (locales/README.md), plus <tag>.toml for ids without a dot.
 		names, err := fs.Glob(files, "*"+l.Tag+".toml")
 		if err != nil {
 			return nil, fmt.Errorf("i18n: list %s files: %w", l.Tag, err)
