@@ -7,10 +7,10 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/apperr"
+	"selfmap/internal/catalogue"
 	"selfmap/internal/exam"
 	"selfmap/internal/geo"
 	"selfmap/internal/i18n"
-	"selfmap/internal/store"
 )
 
 // apiSKU is a product as the catalogue calls return it. Amounts are integers
@@ -27,23 +27,23 @@ type apiSKU struct {
 	ListAmount int64  `json:"listAmount,omitempty"`
 }
 
-func skuView(t *i18n.Translator, p store.PricedSKU) apiSKU {
+func skuView(t *i18n.Translator, p catalogue.SKU) apiSKU {
 	v := apiSKU{
 		SKUID: p.SKU.ID, Product: p.Product, Kind: p.Kind, Step: p.Step.String,
 		Name: t.T("sku." + p.SKU.ID + ".name"), Desc: t.T("sku." + p.SKU.ID + ".desc"),
 		Currency: p.Currency, Amount: p.Amount,
 	}
-	if p.ListAmount.Valid && p.ListAmount.Int64 > p.Amount {
-		v.ListAmount = p.ListAmount.Int64
+	if list, ok := p.Reduced(); ok {
+		v.ListAmount = list
 	}
 	return v
 }
 
-// countryParam reads an ISO country code; "*" or an unknown code prices at
-// the default.
+// countryParam reads an ISO country code; "*" (catalogue.Default) or an
+// unknown code prices at the default.
 func countryParam(c echo.Context, name string) (string, error) {
 	country := strings.ToUpper(c.Param(name))
-	if country != "*" && !geo.Valid(country) {
+	if country != catalogue.Default && !geo.Valid(country) {
 		return "", apiInvalid(name)
 	}
 	return country, nil
@@ -79,7 +79,7 @@ func (s *Server) apiSKUList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	skus, err := s.Store.ListSKUs(c.Request().Context(), e.ID, "report", country)
+	skus, err := s.Catalogue.Reports(c.Request().Context(), e.ID, country)
 	if err != nil {
 		return err
 	}
@@ -96,8 +96,8 @@ func (s *Server) apiSKUInfo(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.Store.GetSKU(c.Request().Context(), e.ID, c.Param("skuId"), country)
-	if errors.Is(err, store.ErrNotFound) {
+	p, err := s.Catalogue.SKU(c.Request().Context(), e.ID, c.Param("skuId"), country)
+	if errors.Is(err, apperr.ErrNotFound) {
 		return apperr.NotFound("api.not_found")
 	}
 	if err != nil {
@@ -123,11 +123,11 @@ func (s *Server) apiPackageList(c echo.Context) error {
 	}
 	country := strings.ToUpper(c.QueryParam("country"))
 	if country == "" {
-		country = "*"
+		country = catalogue.Default
 	} else if !geo.Valid(country) {
 		return apiInvalid("country")
 	}
-	packs, err := s.Store.ListSKUs(c.Request().Context(), examID, "pack", country)
+	packs, err := s.Catalogue.Packs(c.Request().Context(), examID, country)
 	if err != nil {
 		return err
 	}
@@ -156,7 +156,7 @@ func (s *Server) apiPaymentList(c echo.Context) error {
 // apiCountryList serves GET /api/exam/order/country/list: the countries with
 // prices of their own, named in the request's language, and their currency.
 func (s *Server) apiCountryList(c echo.Context) error {
-	priced, err := s.Store.PricedCountries(c.Request().Context())
+	priced, err := s.Catalogue.Countries(c.Request().Context())
 	if err != nil {
 		return err
 	}

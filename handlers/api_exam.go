@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"errors"
 	"io"
 	"strconv"
 
@@ -10,8 +9,6 @@ import (
 	"selfmap/internal/apperr"
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
-	"selfmap/internal/result"
-	"selfmap/internal/store"
 )
 
 // apiQuestionList serves GET /api/exam/question/list/{examId}/{lang}: the
@@ -116,23 +113,12 @@ func (s *Server) apiUpdateEmail(c echo.Context) error {
 	if err := c.Bind(&req); err != nil {
 		return apiInvalid("body")
 	}
-	o, err := s.Store.GetOrderByNumber(c.Request().Context(), req.OrderNumber)
-	if errors.Is(err, store.ErrNotFound) {
-		return result.ErrNotFound
-	}
-	if err != nil {
-		return err
-	}
-	r, err := s.Results.Get(c.Request().Context(), o.ResultID, s.owns(c))
-	if err != nil {
-		return err
-	}
-	msg, err := s.Results.SetEmail(c.Request().Context(), r, req.Email)
+	msg, err := s.Results.SetOrderEmail(c.Request().Context(), req.OrderNumber, req.Email, s.owns(c))
 	if err != nil {
 		return err
 	}
 	if msg != "" {
 		return apperr.BadRequest(msg, nil)
 	}
-	return s.apiOK(c, map[string]string{"orderNumber": o.OrderNumber})
+	return s.apiOK(c, map[string]string{"orderNumber": req.OrderNumber})
 }

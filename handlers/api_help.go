@@ -9,7 +9,6 @@ import (
 	"selfmap/internal/apperr"
 	"selfmap/internal/content"
 	"selfmap/internal/i18n"
-	"selfmap/internal/store"
 )
 
 // apiHelpArticle is a help article as the API returns it; Content (the
@@ -26,7 +25,7 @@ type apiHelpArticle struct {
 	UpdatedAt    time.Time `json:"updatedAt"`
 }
 
-func helpJSON(tr *i18n.Translator, a store.HelpArticle, withContent bool) apiHelpArticle {
+func helpJSON(tr *i18n.Translator, a content.HelpArticle, withContent bool) apiHelpArticle {
 	out := apiHelpArticle{ID: a.Slug, Section: a.Section, SectionTitle: tr.T("help.sections." + a.Section), Title: a.Title,
 		Summary: content.Summary(content.Plain(a.Body), 160), Locale: a.Locale, Sort: a.Sort, UpdatedAt: a.UpdatedAt}
 	if withContent {
@@ -46,7 +45,7 @@ func (s *Server) apiHelpList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	articles, err := s.Store.ListHelpArticles(c.Request().Context(), l.Tag, e.ID)
+	articles, err := s.Content.HelpArticles(c.Request().Context(), l.Tag, e.ID)
 	if err != nil {
 		return err
 	}
@@ -61,8 +60,8 @@ func (s *Server) apiHelpList(c echo.Context) error {
 // apiHelpInfo serves GET /api/app/help/info/{id}: one article, in the
 // call's language (hl).
 func (s *Server) apiHelpInfo(c echo.Context) error {
-	a, err := s.Store.GetHelpArticle(c.Request().Context(), c.Param("id"), state(c).Locale.Tag)
-	if errors.Is(err, store.ErrNotFound) {
+	a, err := s.Content.HelpArticle(c.Request().Context(), c.Param("id"), state(c).Locale.Tag, content.AnyExam)
+	if errors.Is(err, apperr.ErrNotFound) {
 		return apperr.NotFound("api.not_found")
 	}
 	if err != nil {

@@ -9,7 +9,6 @@ import (
 	"selfmap/internal/apperr"
 	"selfmap/internal/content"
 	"selfmap/internal/i18n"
-	"selfmap/internal/store"
 )
 
 // apiProtocol is a legal document as the API returns it. Flag says which
@@ -26,7 +25,7 @@ type apiProtocol struct {
 	UpdatedAt time.Time `json:"updatedAt"`
 }
 
-func (s *Server) protocolJSON(c echo.Context, l i18n.Locale, p store.Protocol, withContent bool) apiProtocol {
+func (s *Server) protocolJSON(c echo.Context, l i18n.Locale, p content.Protocol, withContent bool) apiProtocol {
 	st := state(c)
 	out := apiProtocol{ID: p.Slug, Flag: p.Flag, Title: p.Title, Version: p.Version, Locale: p.Locale, UpdatedAt: p.UpdatedAt,
 		URL: st.URL(l, legalPath(p.Slug, st.Home.String()))}
@@ -76,8 +75,8 @@ func (s *Server) apiPrivacyAndAgreement(c echo.Context) error {
 // document with its text, in the call's language (hl).
 func (s *Server) apiProtocolInfo(c echo.Context) error {
 	l := state(c).Locale
-	p, err := s.Store.GetProtocol(c.Request().Context(), c.Param("id"), l.Tag)
-	if errors.Is(err, store.ErrNotFound) {
+	p, err := s.Content.Protocol(c.Request().Context(), c.Param("id"), l.Tag, content.AnyExam)
+	if errors.Is(err, apperr.ErrNotFound) {
 		return apperr.NotFound("api.not_found")
 	}
 	if err != nil {
@@ -86,7 +85,7 @@ func (s *Server) apiProtocolInfo(c echo.Context) error {
 	return s.apiOK(c, s.protocolJSON(c, l, p, true))
 }
 
-func (s *Server) protocols(c echo.Context) (i18n.Locale, []store.Protocol, error) {
+func (s *Server) protocols(c echo.Context) (i18n.Locale, []content.Protocol, error) {
 	e, err := s.examParam(c, "examId")
 	if err != nil {
 		return i18n.Locale{}, nil, err
@@ -95,6 +94,6 @@ func (s *Server) protocols(c echo.Context) (i18n.Locale, []store.Protocol, error
 	if err != nil {
 		return i18n.Locale{}, nil, err
 	}
-	docs, err := s.Store.ListProtocols(c.Request().Context(), l.Tag, e.ID)
+	docs, err := s.Content.Protocols(c.Request().Context(), l.Tag, e.ID)
 	return l, docs, err
 }

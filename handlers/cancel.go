@@ -63,18 +63,11 @@ func (s *Server) cancelConfirmPage(c echo.Context) error {
 	}
 	token := c.QueryParam("t")
 	page := views.CancelConfirmPage{Action: confirmAction(c), Token: token, RequestHref: cancelAction(c)}
-	_, live, err := s.Unsubscribe.Check(c.Request().Context(), token)
+	preview, err := s.Unsubscribe.Preview(c.Request().Context(), token)
 	if err != nil {
 		return s.cancelLinkRefused(c, page, err)
 	}
-	page.None = len(live) == 0
-	var until time.Time
-	for _, sub := range live {
-		if sub.Status != "past_due" && sub.CurrentPeriodEnd.After(until) {
-			until = sub.CurrentPeriodEnd
-		}
-	}
-	page.Until = day(until)
+	page.None, page.Until = preview.None, day(preview.AccessUntil)
 	return s.render(c, http.StatusOK, views.CancelConfirm(page))
 }
 

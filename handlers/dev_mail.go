@@ -6,7 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/store"
+	"selfmap/internal/apperr"
 	"selfmap/internal/tracking"
 	"selfmap/views"
 )
@@ -19,13 +19,13 @@ func (s *Server) devMail(c echo.Context) error {
 	if !s.Config.Dev() {
 		return notFound()
 	}
-	mails, err := s.Store.ListMail(c.Request().Context(), 50)
+	mails, err := s.Outbox.Recent(c.Request().Context(), 50)
 	if err != nil {
 		return err
 	}
 	page := views.DevMailPage{}
 	for _, m := range mails {
-		dm := views.DevMail{To: m.To, Subject: m.Subject, Body: m.Body, Kind: m.Kind, Status: m.Status, Attempts: m.Attempts,
+		dm := views.DevMail{To: m.To, Subject: m.Subject, Body: m.Body, Kind: m.Kind, Status: string(m.Status), Attempts: m.Attempts,
 			LastError: m.LastError.String, At: m.CreatedAt.UTC().Format("2006-01-02 15:04:05 UTC")}
 		if m.HTMLBody.Valid && m.HTMLBody.String != "" {
 			dm.HTML, dm.HTMLURL = m.HTMLBody.String, "/dev/mail/"+m.ID+"/html"
@@ -46,8 +46,8 @@ func (s *Server) devMailHTML(c echo.Context) error {
 	if !s.Config.Dev() {
 		return notFound()
 	}
-	m, err := s.Store.GetMail(c.Request().Context(), c.Param("id"))
-	if errors.Is(err, store.ErrNotFound) || (err == nil && !m.HTMLBody.Valid) {
+	html, err := s.Outbox.HTML(c.Request().Context(), c.Param("id"))
+	if errors.Is(err, apperr.ErrNotFound) {
 		return notFound()
 	}
 	if err != nil {
@@ -57,5 +57,5 @@ func (s *Server) devMailHTML(c echo.Context) error {
 	h.Set("Content-Security-Policy", "sandbox; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'")
 	h.Set("X-Frame-Options", "SAMEORIGIN")
 	h.Set("Cache-Control", "no-store")
-	return c.HTML(http.StatusOK, m.HTMLBody.String)
+	return c.HTML(http.StatusOK, html)
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/apperr"
-	"selfmap/internal/store"
+	"selfmap/internal/result"
 	"selfmap/internal/web"
 	"selfmap/views"
 )
@@ -23,14 +23,14 @@ func (e redirectError) Error() string { return "handlers: redirect to " + e.to }
 // else the last result this browser created. Without either, the visitor is
 // sent to the first step (303, as the route table allows); a foreign or
 // unknown id is a 404.
-func (s *Server) flowResult(c echo.Context) (store.Result, error) {
+func (s *Server) flowResult(c echo.Context) (result.Result, error) {
 	id := c.QueryParam("r")
 	if id == "" {
 		id = s.latestResult(c)
 	}
 	if id == "" {
 		st := state(c)
-		return store.Result{}, redirectError{to: st.LocalPath("/answer/question/" + pair(c).String())}
+		return result.Result{}, redirectError{to: st.LocalPath("/answer/question/" + pair(c).String())}
 	}
 	return s.Results.Get(c.Request().Context(), id, s.owns(c))
 }

@@ -19,7 +19,7 @@ func (s *Server) healthz(c echo.Context) error {
 	ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
 	defer cancel()
 	c.Response().Header().Set("Cache-Control", "no-store")
-	if err := s.Store.Ping(ctx); err != nil {
+	if err := s.Ping(ctx); err != nil {
 		s.Logger.ErrorContext(ctx, "healthz: database", "err", err)
 		return c.String(http.StatusServiceUnavailable, "database unavailable\n")
 	}

@@ -7,16 +7,16 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/internal/apperr"
 	"selfmap/internal/content"
 	"selfmap/internal/exam"
-	"selfmap/internal/store"
 	"selfmap/views"
 )
 
 // help serves /help/{p}: every article of the help centre, by section.
 func (s *Server) help(c echo.Context) error {
 	p, st := pair(c), state(c)
-	articles, err := s.Store.ListHelpArticles(c.Request().Context(), st.Locale.Tag, p.ExamID)
+	articles, err := s.Content.HelpArticles(c.Request().Context(), st.Locale.Tag, p.ExamID)
 	if err != nil {
 		return err
 	}
@@ -35,28 +35,17 @@ func (s *Server) helpDetail(c echo.Context) error {
 	if id == "" {
 		return c.Redirect(http.StatusSeeOther, st.WithQuery(st.LocalPath("/help/"+p.String())))
 	}
-	ctx := c.Request().Context()
-	a, err := s.helpArticle(c, id, st.Locale.Tag, p.ExamID)
+	if !slugPattern.MatchString(id) {
+		return notFound()
+	}
+	d, err := s.Content.HelpDetail(c.Request().Context(), id, st.Locale.Tag, p.ExamID)
+	if errors.Is(err, apperr.ErrNotFound) {
+		return notFound()
+	}
 	if err != nil {
 		return err
 	}
-	all, err := s.Store.ListHelpArticles(ctx, st.Locale.Tag, p.ExamID)
-	if err != nil {
-		return err
-	}
-	var section views.HelpSection
-	for _, sec := range helpSections(c, p, all) {
-		if sec.Key == a.Section {
-			section = sec
-		}
-	}
-	others := section.Articles[:0:0]
-	for _, o := range section.Articles {
-		if o.Slug != a.Slug {
-			others = append(others, o)
-		}
-	}
-	section.Articles = others
+	a, section := d.Article, helpSection(c, p, d.Article.Section, d.Related)
 	view := helpArticleView(c, p, a)
 	helpHref := st.LocalPath("/help/" + p.String())
 	return s.render(c, http.StatusOK, views.HelpDetail(views.HelpDetailPage{
@@ -71,39 +60,32 @@ func (s *Server) helpDetail(c echo.Context) error {
 	}))
 }
 
-// helpArticle reads an article that applies to the exam; anything else is
-// not found.
-func (s *Server) helpArticle(c echo.Context, slug, locale string, examID int) (store.HelpArticle, error) {
-	if !slugPattern.MatchString(slug) {
-		return store.HelpArticle{}, notFound()
-	}
-	a, err := s.Store.GetHelpArticle(c.Request().Context(), slug, locale)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && a.ExamID != 0 && a.ExamID != examID) {
-		return store.HelpArticle{}, notFound()
-	}
-	return a, err
-}
-
 // helpSections groups articles into the help centre's sections, in order;
 // a section without articles is left out.
-func helpSections(c echo.Context, p exam.Pair, articles []store.HelpArticle) []views.HelpSection {
-	t := tr(c)
+func helpSections(c echo.Context, p exam.Pair, articles []content.HelpArticle) []views.HelpSection {
 	var out []views.HelpSection
 	for _, key := range content.Sections {
-		sec := views.HelpSection{Key: key, Title: t.T("help.sections." + key), Text: t.T("help.section_text." + key)}
-		for _, a := range articles {
-			if a.Section == key {
-				sec.Articles = append(sec.Articles, helpArticleView(c, p, a))
-			}
-		}
-		if len(sec.Articles) > 0 {
+		if sec := helpSection(c, p, key, articles); len(sec.Articles) > 0 {
 			out = append(out, sec)
 		}
 	}
 	return out
 }
 
-func helpArticleView(c echo.Context, p exam.Pair, a store.HelpArticle) views.HelpArticle {
+// helpSection is one section of the help centre with those of the
+// articles that belong to it.
+func helpSection(c echo.Context, p exam.Pair, key string, articles []content.HelpArticle) views.HelpSection {
+	t := tr(c)
+	sec := views.HelpSection{Key: key, Title: t.T("help.sections." + key), Text: t.T("help.section_text." + key)}
+	for _, a := range articles {
+		if a.Section == key {
+			sec.Articles = append(sec.Articles, helpArticleView(c, p, a))
+		}
+	}
+	return sec
+}
+
+func helpArticleView(c echo.Context, p exam.Pair, a content.HelpArticle) views.HelpArticle {
 	return views.HelpArticle{Slug: a.Slug, Title: a.Title, Href: state(c).LocalPath(helpDetailPath(p, a.Slug)),
 		Blocks: content.Parse(a.Body), Plain: content.Plain(a.Body)}
 }

@@ -10,7 +10,6 @@ import (
 
 	"selfmap/internal/exam"
 	"selfmap/internal/geo"
-	"selfmap/internal/store"
 	"selfmap/internal/support"
 	"selfmap/views"
 )
@@ -85,7 +84,7 @@ func (s *Server) proof(c echo.Context, p exam.Pair) views.Proof {
 	}
 	for _, a := range s.Social.Notices(ctx, p.ExamID) {
 		out.Notices = append(out.Notices, views.Notice{
-			Unlocked: a.Kind == store.ActivityUnlocked, CountryName: geo.NameInSentence(locale, a.Country), Minutes: a.Minutes,
+			Unlocked: a.Unlocked(), CountryName: geo.NameInSentence(locale, a.Country), Minutes: a.Minutes,
 		})
 	}
 	for _, r := range s.Social.Reviews(ctx, locale) {

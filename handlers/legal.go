@@ -6,8 +6,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/internal/apperr"
 	"selfmap/internal/content"
-	"selfmap/internal/store"
 	"selfmap/views"
 )
 
@@ -23,8 +23,8 @@ func (s *Server) legal(c echo.Context) error {
 	if _, ok := content.DocumentBySlug(slug); !ok {
 		return notFound()
 	}
-	doc, err := s.Store.GetProtocol(c.Request().Context(), slug, st.Locale.Tag)
-	if errors.Is(err, store.ErrNotFound) || (err == nil && doc.ExamID != 0 && doc.ExamID != p.ExamID) {
+	doc, err := s.Content.Protocol(c.Request().Context(), slug, st.Locale.Tag, p.ExamID)
+	if errors.Is(err, apperr.ErrNotFound) {
 		return notFound()
 	}
 	if err != nil {

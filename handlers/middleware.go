@@ -263,7 +263,7 @@ const (
 // failure does (logged, the generic server error page or envelope); a
 // fail-open one logs and lets the request through.
 func (s *Server) sharedLimit(name string, perSecond float64, burst int, open bool) echo.MiddlewareFunc {
-	st, err := ratelimit.New(s.Store, ratelimit.Limit{Name: name, Rate: perSecond, Burst: burst}, time.Now)
+	st, err := s.Limits.Store(ratelimit.Limit{Name: name, Rate: perSecond, Burst: burst})
 	if err != nil {
 		panic(err) // the limits are constants of routes.go
 	}

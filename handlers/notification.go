@@ -12,13 +12,9 @@ import (
 	"selfmap/internal/apperr"
 	"selfmap/internal/content"
 	"selfmap/internal/notice"
-	"selfmap/internal/store"
 	"selfmap/internal/subscription"
 	"selfmap/views"
 )
-
-// noticesPerPage is the length of a page of the notice list.
-const noticesPerPage = 10
 
 // maxNoticeSearch bounds the words searched for, in characters.
 const maxNoticeSearch = 100
@@ -44,16 +40,22 @@ func noticeQuery(c echo.Context) (q string, page int, msg string, err error) {
 
 // userNotice is a notice as the user centre shows it; a notice above the
 // user's plan is locked: its title shows, its text does not.
-func userNotice(c echo.Context, n store.Notice, has subscription.Tier) views.UserNotice {
+func userNotice(c echo.Context, n notice.Notice, has subscription.Tier) views.UserNotice {
 	un := views.UserNotice{ID: n.ID, Title: n.Title, Date: day(n.PublishedAt), Read: n.Read, Audience: n.Audience,
 		Href: state(c).LocalPath("/userCenter/notification/detail") + "?id=" + urlQueryEscape(n.ID)}
-	if !has.Includes(notice.Required(n.Audience)) {
+	if notice.Locked(n, has) {
 		un.Locked, un.Read = true, true
 		un.Summary = tr(c).T("usercenter.notices.locked_" + n.Audience)
 		return un
 	}
 	un.Summary = content.Summary(content.Plain(n.Body), 140)
 	return un
+}
+
+// noticeReader is the signed-in user reading notices with their plan's
+// tier, in the page's locale.
+func noticeReader(c echo.Context, has subscription.Tier) notice.Reader {
+	return notice.Reader{UserID: user(c).ID, Locale: state(c).Locale.Tag, Tier: has}
 }
 
 // userNotification serves /userCenter/notification: the published
@@ -73,8 +75,7 @@ func (s *Server) userNotification(c echo.Context) error {
 		status, q = http.StatusUnprocessableEntity, ""
 	}
 	has := subscription.Tier(p.Tier)
-	list, total, err := s.Store.Notices(c.Request().Context(), store.NoticeQuery{UserID: user(c).ID, Locale: state(c).Locale.Tag,
-		Search: q, Readable: notice.For(has), Now: s.now(), Limit: noticesPerPage, Offset: (page - 1) * noticesPerPage})
+	list, total, err := s.Notices.List(c.Request().Context(), noticeReader(c, has), q, page)
 	if err != nil {
 		return err
 	}
@@ -91,7 +92,7 @@ func (s *Server) userNotification(c echo.Context) error {
 // pager is the pagination of a list at path: page X of Y, with the links
 // to the pages before and after, the search kept.
 func pager(c echo.Context, path, q string, page, total int) views.Pager {
-	pages := (total + noticesPerPage - 1) / noticesPerPage
+	pages := (total + notice.PerPage - 1) / notice.PerPage
 	pg := views.Pager{Page: page, Pages: max(pages, 1), Total: total}
 	href := func(n int) string {
 		v := make([]string, 0, 2)
@@ -125,27 +126,19 @@ func (s *Server) userNotificationDetail(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	ctx := c.Request().Context()
 	id := c.QueryParam("id")
 	if id == "" || len(id) > 64 {
 		return notFound()
 	}
-	n, err := s.Store.GetNotice(ctx, store.NoticeQuery{UserID: user(c).ID, Locale: state(c).Locale.Tag, Now: s.now()}, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return notFound()
-	}
-	if err != nil {
-		return err
-	}
 	has := subscription.Tier(p.Tier)
-	if !has.Includes(notice.Required(n.Audience)) {
+	n, err := s.Notices.Open(c.Request().Context(), noticeReader(c, has), id)
+	switch {
+	case errors.Is(err, apperr.ErrNotFound):
+		return notFound()
+	case errors.Is(err, notice.ErrLocked):
 		return s.refuseTier(c, has)
-	}
-	if !n.Read {
-		if err := s.Store.MarkNoticeRead(ctx, user(c).ID, n.ID, s.now()); err != nil {
-			return err
-		}
-		n.Read = true
+	case err != nil:
+		return err
 	}
 	un := userNotice(c, n, has)
 	un.Blocks = content.Parse(n.Body)

@@ -8,7 +8,6 @@ import (
 	"selfmap/internal/apperr"
 	"selfmap/internal/content"
 	"selfmap/internal/notice"
-	"selfmap/internal/store"
 	"selfmap/internal/subscription"
 )
 
@@ -42,19 +41,15 @@ func (s *Server) apiNotices(c echo.Context) error {
 		return err
 	}
 	private(c)
-	has := subscription.TierGuest
-	nq := store.NoticeQuery{Locale: state(c).Locale.Tag, Search: q, Now: s.now(), Limit: noticesPerPage, Offset: (page - 1) * noticesPerPage}
+	r := notice.Reader{Locale: state(c).Locale.Tag, Tier: subscription.TierGuest}
 	if signedIn {
 		ent, err := s.entitlement(c)
 		if err != nil {
 			return err
 		}
-		has, nq.UserID = ent.Tier, u.ID
-		nq.Readable = notice.For(has)
-	} else {
-		nq.Audiences = []string{notice.AudienceAll}
+		r.UserID, r.Tier = u.ID, ent.Tier
 	}
-	list, total, err := s.Store.Notices(c.Request().Context(), nq)
+	list, total, err := s.Notices.List(c.Request().Context(), r, q, page)
 	if err != nil {
 		return err
 	}
@@ -63,9 +58,9 @@ func (s *Server) apiNotices(c echo.Context) error {
 		CurrentPage int         `json:"currentPage"`
 		TotalPages  int         `json:"totalPages"`
 		TotalCount  int         `json:"totalCount"`
-	}{List: []apiNotice{}, CurrentPage: page, TotalPages: max((total+noticesPerPage-1)/noticesPerPage, 1), TotalCount: total}
+	}{List: []apiNotice{}, CurrentPage: page, TotalPages: max((total+notice.PerPage-1)/notice.PerPage, 1), TotalCount: total}
 	for _, n := range list {
-		un := userNotice(c, n, has)
+		un := userNotice(c, n, r.Tier)
 		an := apiNotice{ID: n.ID, Title: n.Title, Summary: un.Summary, Audience: n.Audience, PublishedAt: un.Date,
 			Read: signedIn && n.Read, Locked: un.Locked}
 		if !un.Locked {

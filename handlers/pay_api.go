@@ -7,11 +7,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/apperr"
 	"selfmap/internal/checkout"
-	"selfmap/internal/geo"
 	"selfmap/internal/payment"
-	"selfmap/internal/store"
 )
 
 // payCreate serves POST /pay/pay/order/create: price the order on the
@@ -43,41 +40,20 @@ func bindCreate(c echo.Context) (checkout.CreateInput, error) {
 	return checkout.CreateInput{OrderNumber: req.OrderNumber, SKUID: req.SKUID, Email: req.Email, PromoCode: req.PromoCode}, nil
 }
 
-// sandbox returns the sandbox provider, or a 404 when another is set up.
-func (s *Server) sandbox() (*payment.Sandbox, error) {
-	sb, ok := s.Checkout.Provider.(*payment.Sandbox)
-	if !ok {
-		return nil, echo.ErrNotFound
+// sandbox answers 404 unless the sandbox provider is set up: its pages
+// exist only then.
+func (s *Server) sandbox() error {
+	if _, ok := s.Checkout.Provider.(*payment.Sandbox); !ok {
+		return echo.ErrNotFound
 	}
-	return sb, nil
-}
-
-// ownedAttempt finds a payment attempt of this browser's.
-func (s *Server) ownedAttempt(c echo.Context, id string) (store.Attempt, store.Order, error) {
-	ctx := c.Request().Context()
-	a, err := s.Store.GetAttempt(ctx, s.Store.DB, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return store.Attempt{}, store.Order{}, checkout.ErrNotFound
-	}
-	if err != nil {
-		return store.Attempt{}, store.Order{}, err
-	}
-	o, err := s.Store.GetOrder(ctx, s.Store.DB, a.OrderID)
-	if err != nil {
-		return store.Attempt{}, store.Order{}, err
-	}
-	if !s.owns(c)(o.ResultID) {
-		return store.Attempt{}, store.Order{}, checkout.ErrNotFound
-	}
-	return a, o, nil
+	return nil
 }
 
 // sandboxConfirm serves POST /pay/sandbox/confirm: the sandbox's card form.
 // The card is checked as the island checks it, decides the outcome, and is
 // dropped; only its brand and last four digits are kept.
 func (s *Server) sandboxConfirm(c echo.Context) error {
-	sb, err := s.sandbox()
-	if err != nil {
+	if err := s.sandbox(); err != nil {
 		return err
 	}
 	var req struct {
@@ -87,50 +63,13 @@ func (s *Server) sandboxConfirm(c echo.Context) error {
 	if err := c.Bind(&req); err != nil {
 		return apiInvalid("body")
 	}
-	a, o, err := s.ownedAttempt(c, req.AttemptID)
+	out, err := s.Checkout.ConfirmSandbox(c.Request().Context(), checkout.SandboxCard{AttemptID: req.AttemptID, Card: req.CardInput}, s.owns(c))
 	if err != nil {
 		return err
-	}
-	req.CardInput.NoPostalCode = !geo.UsesPostalCode(o.Country.String)
-	number, errs := req.CardInput.Check(s.Checkout.Now())
-	digits := payment.CVCLength(number)
-	for _, field := range []string{"number", "expiry", "cvc", "name", "postalCode"} {
-		if id := errs[field]; id != "" {
-			return &apperr.Error{Status: 400, ID: id, Data: map[string]any{"Field": field, "Digits": digits}}
-		}
-	}
-	ctx := c.Request().Context()
-	if a.Status == store.AttemptSucceeded {
-		// A retry after a lost answer: this attempt already paid.
-		return s.apiOK(c, map[string]any{"status": "succeeded"})
-	}
-	if a.Status != store.AttemptStarted {
-		return apperr.BadRequest("pay.not_payable", nil)
-	}
-	// A promo price is paid only while the payment holds the code's use and
-	// the code is valid; otherwise the payment is closed before any card
-	// is charged, and the buyer starts again.
-	if err := s.Checkout.Payable(ctx, a); err != nil {
-		return err
-	}
-	out, err := sb.Confirm(ctx, a.ProviderRef.String, payment.Card{Number: number})
-	if errors.Is(err, payment.ErrNotPayable) {
-		return apperr.BadRequest("pay.not_payable", nil)
-	}
-	if err != nil && out.Status == "" {
-		return err
-	}
-	if cerr := s.Store.SetAttemptCard(ctx, a.ID, payment.Brand(number), number[len(number)-4:], s.Checkout.Now()); cerr != nil {
-		return cerr
-	}
-	if err != nil {
-		// The outcome stands in the sandbox's books; the reconciler will
-		// apply it. The buyer goes on to the status page.
-		s.Logger.ErrorContext(ctx, "sandbox: outcome not applied yet", "attempt", a.ID, "err", err)
 	}
 	resp := map[string]any{"status": out.Status}
 	if out.Status == "requires_action" {
-		resp["redirect"] = state(c).LocalPath("/pay/sandbox/3ds/" + a.ID)
+		resp["redirect"] = state(c).LocalPath("/pay/sandbox/3ds/" + req.AttemptID)
 	}
 	if out.Status == "declined" {
 		resp["message"] = tr(c).T("checkout.declined")
@@ -140,14 +79,23 @@ func (s *Server) sandboxConfirm(c echo.Context) error {
 
 // postedOrder reads {"orderNumber": ...} and finds that order of this
 // browser's.
-func (s *Server) postedOrder(c echo.Context) (store.Order, error) {
+func (s *Server) postedOrder(c echo.Context) (checkout.Order, error) {
+	number, err := postedOrderNumber(c)
+	if err != nil {
+		return checkout.Order{}, err
+	}
+	return s.Checkout.Order(c.Request().Context(), number, s.owns(c))
+}
+
+// postedOrderNumber reads {"orderNumber": ...}.
+func postedOrderNumber(c echo.Context) (string, error) {
 	var req struct {
 		OrderNumber string `json:"orderNumber"`
 	}
 	if err := c.Bind(&req); err != nil {
-		return store.Order{}, apiInvalid("body")
+		return "", apiInvalid("body")
 	}
-	return s.Checkout.Order(c.Request().Context(), req.OrderNumber, s.owns(c))
+	return req.OrderNumber, nil
 }
 
 // payStatus serves POST /pay/pay/check/status: an order's status.
@@ -156,22 +104,23 @@ func (s *Server) payStatus(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.apiOK(c, map[string]string{"orderNumber": o.OrderNumber, "status": o.Status})
+	return s.apiOK(c, map[string]string{"orderNumber": o.OrderNumber, "status": string(o.Status)})
 }
 
 // payInfo serves POST /pay/pay/check/payInfo: the latest payment attempt of
 // an order, without anything of the card but its brand and last digits.
 func (s *Server) payInfo(c echo.Context) error {
-	o, err := s.postedOrder(c)
+	number, err := postedOrderNumber(c)
 	if err != nil {
 		return err
 	}
-	a, err := s.Store.LatestAttempt(c.Request().Context(), s.Store.DB, o.ID)
-	if errors.Is(err, store.ErrNotFound) {
+	p, err := s.Checkout.LatestPayment(c.Request().Context(), number, s.owns(c))
+	if err != nil {
+		return err
+	}
+	o, a := p.Order, p.Attempt
+	if a == nil {
 		return s.apiOK(c, map[string]any{"orderNumber": o.OrderNumber, "status": o.Status, "attempt": nil})
-	}
-	if err != nil {
-		return err
 	}
 	return s.apiOK(c, map[string]any{"orderNumber": o.OrderNumber, "status": o.Status, "attempt": map[string]any{
 		"id": a.ID, "provider": a.Provider, "status": a.Status, "amount": a.Amount, "currency": a.Currency,
@@ -186,7 +135,7 @@ func (s *Server) apiOrderSKUCheck(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.apiOK(c, map[string]any{"orderNumber": o.OrderNumber, "skuId": o.SKUID.String, "paid": o.Status == "paid"})
+	return s.apiOK(c, map[string]any{"orderNumber": o.OrderNumber, "skuId": o.SKUID.String, "paid": o.Paid()})
 }
 
 // apiOrderInfo serves GET /api/exam/order/info/{orderNumber}.

@@ -1,80 +1,47 @@
 package handlers
 
 import (
-	"errors"
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/billing"
-	"selfmap/internal/checkout"
 	"selfmap/internal/money"
-	"selfmap/internal/store"
 	"selfmap/internal/tracking"
 	"selfmap/views"
 )
 
-// reportSKU is the product that unlocks an exam's full report.
-const reportSKU = "mbti-report"
-
-// payFlow finds the result and order a checkout screen is about; a paid
-// order goes straight to its success screen.
-func (s *Server) payFlow(c echo.Context) (store.Result, store.Order, error) {
-	r, err := s.flowResult(c)
-	if err != nil {
-		return store.Result{}, store.Order{}, err
+// flowID is the result a checkout screen is about: the r parameter, or
+// else the last result this browser created. Without either, the visitor
+// is sent to the first step (303, as the route table allows).
+func (s *Server) flowID(c echo.Context) (string, error) {
+	id := c.QueryParam("r")
+	if id == "" {
+		id = s.latestResult(c)
 	}
-	o, err := s.Store.OrderForResult(c.Request().Context(), r.ID)
-	if errors.Is(err, store.ErrNotFound) {
-		return store.Result{}, store.Order{}, echo.ErrNotFound
+	if id == "" {
+		return "", redirectError{to: state(c).LocalPath("/answer/question/" + pair(c).String())}
 	}
-	return r, o, err
-}
-
-// unpaidReport finds the result and order of a screen that sells the
-// report, and the report priced for the buyer's country. An order already
-// paid sends the visitor to its success screen instead.
-func (s *Server) unpaidReport(c echo.Context) (store.Result, store.Order, store.PricedSKU, error) {
-	r, o, err := s.payFlow(c)
-	if err != nil {
-		return r, o, store.PricedSKU{}, err
-	}
-	if billing.Status(o.Status) == billing.Paid {
-		return r, o, store.PricedSKU{}, redirectError{to: flowURL(c, "/paying/success", r.ID)}
-	}
-	sku, err := s.Store.GetSKU(c.Request().Context(), r.ExamID, reportSKU, checkout.PriceCountry(r))
-	return r, o, sku, err
+	return id, nil
 }
 
 // payingBuy serves /paying/buyreport/{p}: the full report, its price, and
-// figures from the database.
+// figures from the database. A paid order goes to its success screen.
 func (s *Server) payingBuy(c echo.Context) error {
-	r, _, sku, err := s.unpaidReport(c)
+	id, err := s.flowID(c)
 	if err != nil {
 		return s.payError(c, err)
 	}
-	ctx := c.Request().Context()
-	q, err := billing.Price(sku, nil, s.Checkout.Now())
+	b, err := s.Checkout.Buy(c.Request().Context(), id, s.owns(c))
 	if err != nil {
-		return err
+		return s.payError(c, err)
 	}
-	day := s.Checkout.Now().UTC().Truncate(24 * time.Hour)
-	today, err := s.Store.CountPaidSince(ctx, day)
-	if err != nil {
-		return err
-	}
-	total, err := s.Store.CountResults(ctx)
-	if err != nil {
-		return err
-	}
-	demo, err := s.Store.HasDemoData(ctx)
-	if err != nil {
-		return err
+	if b.Order.Paid() {
+		return c.Redirect(http.StatusSeeOther, flowURL(c, "/paying/success", b.Result.ID))
 	}
 	state(c).AdEvents = []tracking.Event{{Name: tracking.ViewContent}}
-	p := views.BuyPage{Type: r.ResultCode, Price: mustFormat(q.Total, q.Currency), UnlockedToday: today, TestsTotal: total, Demo: demo,
-		PayHref: flowURL(c, "/paying/payment", r.ID)}
+	q := b.Quote
+	p := views.BuyPage{Type: b.Result.ResultCode, Price: mustFormat(q.Total, q.Currency), UnlockedToday: b.UnlockedToday,
+		TestsTotal: b.TestsTotal, Demo: b.Demo, PayHref: flowURL(c, "/paying/payment", b.Result.ID)}
 	if q.List > 0 {
 		p.ListPrice = mustFormat(q.List, q.Currency)
 	}

@@ -1,18 +1,13 @@
 package handlers
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/apperr"
-	"selfmap/internal/billing"
-	"selfmap/internal/checkout"
 	"selfmap/internal/geo"
 	"selfmap/internal/payment"
-	"selfmap/internal/store"
 	"selfmap/internal/tracking"
 	"selfmap/views"
 )
@@ -48,7 +43,7 @@ type checkoutPayment struct {
 	// Amount and Currency are the server's price, for Stripe's element.
 	Amount   int64
 	Currency string
-	// Country is where the order is priced (checkout.PriceCountry).
+	// Country is where the order is priced (order.PriceCountry).
 	Country string
 	// CreateURL starts the payment; CheckURL is where a paid or failed
 	// attempt goes; FailedURL offers another method.
@@ -88,56 +83,34 @@ func stripeLocale(tag string) string {
 // order as the server prices it (a promo code is tried with ?promo=) and
 // the card form. The pay page needs the chosen method (?method=card).
 func (s *Server) payingPayment(c echo.Context) error {
-	r, o, sku, err := s.unpaidReport(c)
+	id, err := s.flowID(c)
 	if err != nil {
 		return s.payError(c, err)
+	}
+	pay, err := s.Checkout.Payment(c.Request().Context(), id, c.QueryParam("promo"), s.owns(c))
+	if err != nil {
+		return s.payError(c, err)
+	}
+	r := pay.Result
+	if pay.Order.Paid() {
+		return c.Redirect(http.StatusSeeOther, flowURL(c, "/paying/success", r.ID))
 	}
 	if strings.HasPrefix(c.Path(), "/paying/paypage/") && c.QueryParam("method") != "card" {
 		// The pay page is for a method chosen on the payment page; without
 		// a known one, the visitor goes back to choose.
 		return s.render(c, http.StatusBadRequest, views.PayStatus(views.StatusPage{Kind: "method", RetryHref: flowURL(c, "/paying/payment", r.ID)}))
 	}
-	ctx := c.Request().Context()
-	promoCode := strings.ToUpper(strings.TrimSpace(c.QueryParam("promo")))
-	promoErr := ""
-	var promo *store.Promo
-	if promoCode != "" {
-		p, err := s.Store.GetPromo(ctx, promoCode)
-		switch {
-		case errors.Is(err, store.ErrNotFound):
-			promoErr = "pay.promo.unknown"
-		case err != nil:
-			return err
-		default:
-			promo = &p
-		}
-	}
-	q, err := billing.Price(sku, promo, s.Checkout.Now())
-	var ae *apperr.Error
-	if errors.As(err, &ae) {
-		promoErr, promo = ae.ID, nil
-		q, err = billing.Price(sku, nil, s.Checkout.Now())
-	}
-	if err != nil {
-		return err
-	}
-	// The field keeps what was typed, so a typo can be fixed; only a code
-	// that applies goes to the island.
-	applied := promoCode
-	if promoErr != "" {
-		applied = ""
-	}
-	st := state(c)
+	st, q := state(c), pay.Quote
 	total := mustFormat(q.Total, q.Currency)
 	page := views.PaymentPage{
-		OrderNumber: o.OrderNumber, Product: tr(c).T("sku." + sku.SKU.ID + ".name"),
-		Subtotal: mustFormat(q.Subtotal, q.Currency), Total: total, Promo: promoCode, PromoError: promoErr,
+		OrderNumber: pay.Order.OrderNumber, Product: tr(c).T("sku." + q.SKUID + ".name"),
+		Subtotal: mustFormat(q.Subtotal, q.Currency), Total: total, Promo: pay.Promo, PromoError: pay.PromoError,
 		PromoAction: st.LocalPath(c.Request().URL.Path), ResultID: r.ID, Email: r.Email.String, TotalDisplay: total,
 		Stripe: s.Checkout.Provider.Name() == "stripe", FailedHref: flowURL(c, "/paying/failed", r.ID),
-		Postal: geo.UsesPostalCode(checkout.PriceCountry(r)),
+		Postal: geo.UsesPostalCode(pay.Country()),
 		Props: s.checkoutProps(c, checkoutPayment{
-			OrderNumber: o.OrderNumber, SKUID: sku.SKU.ID, Email: r.Email.String, PromoCode: applied, Total: total, Amount: q.Total, Currency: q.Currency,
-			Country:   checkout.PriceCountry(r),
+			OrderNumber: pay.Order.OrderNumber, SKUID: q.SKUID, Email: r.Email.String, PromoCode: pay.Applied(), Total: total,
+			Amount: q.Total, Currency: q.Currency, Country: pay.Country(),
 			CreateURL: "/pay/pay/order/create", CheckURL: flowURL(c, "/paying/check", r.ID), FailedURL: flowURL(c, "/paying/failed", r.ID),
 		}),
 		CSS: s.Assets.URL("static/css/checkout.css"),

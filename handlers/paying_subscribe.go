@@ -1,15 +1,15 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/internal/apperr"
 	"selfmap/internal/geo"
 	"selfmap/internal/i18n"
-	"selfmap/internal/store"
 	"selfmap/internal/subscription"
 	"selfmap/views"
 )
@@ -20,31 +20,48 @@ func (s *Server) subscribeCSS() (string, string) {
 	return s.Assets.URL("static/css/checkout.css"), s.Assets.URL("static/css/subscribe.css")
 }
 
-// subscribeCountry prices the plans: the country the visitor gave with
-// their newest result, else the region of their browser's language, else
-// the default price ('*').
-func (s *Server) subscribeCountry(c echo.Context) string {
-	// Read once a request: the plans, the card form and the start all ask.
-	if country, ok := c.Get(subscribeCountryKey).(string); ok {
-		return country
+// errSubscribeUnavailable answers when the payment provider cannot run
+// subscriptions.
+var errSubscribeUnavailable = &apperr.Error{Status: http.StatusServiceUnavailable, ID: "subscribe.unavailable"}
+
+// refusalID is the message id of a service's refusal of the customer's
+// input (a 4xx apperr), ok false for any other error.
+func refusalID(err error) (string, bool) {
+	var ae *apperr.Error
+	if errors.As(err, &ae) && ae.Status < 500 {
+		return ae.ID, true
 	}
-	country := s.readSubscribeCountry(c)
-	c.Set(subscribeCountryKey, country)
-	return country
+	return "", false
 }
 
-const subscribeCountryKey = "subscribe_country"
-
-func (s *Server) readSubscribeCountry(c echo.Context) string {
+// visitor is who asks for a subscription screen, as the subscription
+// service reads them: the signed-in user, if any, and the region of their
+// browser's language, which prices the plans when their tests gave no
+// country.
+func (s *Server) visitor(c echo.Context) subscription.Visitor {
+	v := subscription.Visitor{Locale: state(c).Locale.Tag}
+	if region, ok := geo.FromAcceptLanguage(c.Request().Header.Get("Accept-Language")); ok {
+		v.Region = region
+	}
 	if u, ok, err := s.currentUser(c); err == nil && ok {
-		if rs, err := s.Store.UserResults(c.Request().Context(), u.ID); err == nil && len(rs) > 0 && rs[0].Country.Valid && rs[0].Country.String != "" {
-			return rs[0].Country.String
-		}
+		v.CustomerID, v.Email = u.ID, u.Email
 	}
-	if region, ok := geo.FromAcceptLanguage(c.Request().Header.Get("Accept-Language")); ok && geo.Valid(region) {
-		return region
-	}
-	return "*"
+	return v
+}
+
+// subscribeProps is what the subscribe island reads with the stripe
+// provider: Stripe's key and locale, and the first charge as the element
+// shows it.
+type subscribeProps struct {
+	PublishableKey string `json:"publishableKey"`
+	StripeLocale   string `json:"stripeLocale"`
+	Amount         int64  `json:"amount"`
+	Currency       string `json:"currency"`
+	Email          string `json:"email"`
+	// ClientSecret is set on the check page of a start whose first
+	// payment waits for 3-D Secure: the island finishes it.
+	ClientSecret string            `json:"clientSecret,omitempty"`
+	Messages     map[string]string `json:"messages"`
 }
 
 // subscribePath is a subscription screen of the request's pair and locale.
@@ -64,7 +81,7 @@ func subscribePath(c echo.Context, screen string, q url.Values) string {
 // planCard words a plan's prices: its first charge, what follows and the
 // price per day (the period's price over its days, rounded to the cent).
 // trial is whether the visitor is offered the plan's trial.
-func planCard(t *i18n.Translator, p store.PricedPlan, trial bool) views.PlanCard {
+func planCard(t *i18n.Translator, p subscription.Offer, trial bool) views.PlanCard {
 	price := mustFormat(p.Price, p.Currency)
 	// "a month", "每月", "月額": a period of one has words of its own, which
 	// a plural form cannot give in languages with only "other".
@@ -73,7 +90,7 @@ func planCard(t *i18n.Translator, p store.PricedPlan, trial bool) views.PlanCard
 		every = t.TD("subscribe.every_one."+p.TimeUnit, map[string]any{"Price": price})
 	}
 	card := views.PlanCard{ID: p.ID, Tier: p.Tier, Title: t.T("subscribe.tier." + p.Tier), Headline: every}
-	if days := periodDays(p); days > 0 {
+	if days := p.PeriodDays; days > 0 {
 		card.PerDay = t.TD("subscribe.per_day", map[string]any{"Price": mustFormat((p.Price+int64(days)/2)/int64(days), p.Currency)})
 	}
 	if trial && p.HasTrial() {
@@ -84,48 +101,39 @@ func planCard(t *i18n.Translator, p store.PricedPlan, trial bool) views.PlanCard
 	return card
 }
 
-// periodDays is how many days one period of a plan lasts, counted from
-// now (a month is the coming one).
-func periodDays(p store.PricedPlan) int {
-	now := time.Now().UTC()
-	end, err := subscription.AddPeriod(now, p.Interval, p.Period)
-	if err != nil {
-		return 0
-	}
-	return int(end.Sub(now).Hours()/24 + 0.5)
-}
-
-// subscribePlans lists the plans priced for the visitor, selected marks
-// the chosen one (the first when none is); trial is whether their trials
-// are offered.
-func (s *Server) subscribePlans(c echo.Context, selected string, trial bool) ([]views.PlanCard, []store.PricedPlan, error) {
-	plans, err := s.Store.ListPlans(c.Request().Context(), s.subscribeCountry(c))
-	if err != nil {
-		return nil, nil, err
-	}
+// planCards words the plans for the screens, each linking to the landing
+// with its plan (and promo, when one is typed), the chosen one selected;
+// trial is whether their trials are offered.
+func planCards(c echo.Context, plans []subscription.Offer, chosen, promo string, trial bool) []views.PlanCard {
 	t := tr(c)
 	cards := make([]views.PlanCard, 0, len(plans))
-	found := false
 	for _, p := range plans {
 		card := planCard(t, p, trial)
-		card.Href = subscribePath(c, "/paying/premiumSubscriptions", url.Values{"plan": {p.ID}}) + "#subscribe"
-		card.Selected = p.ID == selected
-		found = found || card.Selected
+		q := url.Values{"plan": {p.ID}}
+		if promo != "" {
+			q.Set("promo", promo)
+		}
+		card.Href = subscribePath(c, "/paying/premiumSubscriptions", q) + "#subscribe"
+		card.Selected = p.ID == chosen
 		cards = append(cards, card)
 	}
-	if !found && len(cards) > 0 {
-		cards[0].Selected = true
-	}
-	return cards, plans, nil
+	return cards
 }
 
 // payingScheme serves /paying/scheme/{p}: the plans and their prices for
 // the visitor's country, each with its button to start.
 func (s *Server) payingScheme(c echo.Context) error {
-	cards, _, err := s.subscribePlans(c, "", true)
+	if s.Subscriptions == nil {
+		return errSubscribeUnavailable
+	}
+	plans, err := s.Subscriptions.Plans(c.Request().Context(), s.visitor(c))
 	if err != nil {
 		return err
 	}
+	chosen := ""
+	if len(plans) > 0 {
+		chosen = plans[0].ID
+	}
 	css, sub := s.subscribeCSS()
-	return s.render(c, http.StatusOK, views.Scheme(views.SchemePage{CSS: css, SubCSS: sub, Plans: cards}))
+	return s.render(c, http.StatusOK, views.Scheme(views.SchemePage{CSS: css, SubCSS: sub, Plans: planCards(c, plans, chosen, "", true)}))
 }

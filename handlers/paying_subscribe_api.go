@@ -8,7 +8,6 @@ import (
 
 	"selfmap/internal/apperr"
 	"selfmap/internal/payment"
-	"selfmap/internal/store"
 	"selfmap/internal/subscription"
 )
 
@@ -37,7 +36,10 @@ func (s *Server) apiPlanList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	plans, err := s.Store.ListPlans(c.Request().Context(), country)
+	if s.Subscriptions == nil {
+		return errSubscribeUnavailable
+	}
+	plans, err := s.Subscriptions.CountryPlans(c.Request().Context(), country)
 	if err != nil {
 		return err
 	}
@@ -64,7 +66,7 @@ type apiSubscription struct {
 	CheckURL string `json:"checkUrl"`
 }
 
-func (s *Server) apiSub(c echo.Context, sub store.Subscription) apiSubscription {
+func (s *Server) apiSub(c echo.Context, sub subscription.Subscription) apiSubscription {
 	return apiSubscription{ID: sub.ID, PlanID: sub.PlanID, Status: sub.Status,
 		CheckURL: subscribePath(c, "/paying/subscribe/check", url.Values{"s": {sub.ID}})}
 }
@@ -88,9 +90,13 @@ func (s *Server) apiSubscribeCreate(c echo.Context) error {
 	if err := c.Bind(&req); err != nil {
 		return apiInvalid("body")
 	}
-	in := subscribeInput{PlanID: req.PlanID, Mode: req.Mode, Promo: subscription.NormalizePromo(req.PromoCode), Agreed: req.Agreed}
-	sub, errs, err := s.startSubscription(c, in, subscribeCard{Number: req.Number, Expiry: req.Expiry, CVC: req.CVC, Name: req.Name,
-		Postal: req.PostalCode, PaymentMethod: req.PaymentMethod})
+	if s.Subscriptions == nil {
+		return errSubscribeUnavailable
+	}
+	in := subscription.SubscribeInput{Visitor: s.visitor(c), PlanID: req.PlanID, Mode: req.Mode,
+		Promo: subscription.NormalizePromo(req.PromoCode), Agreed: req.Agreed, Card: subscription.CardInput{Number: req.Number,
+			Expiry: req.Expiry, CVC: req.CVC, Name: req.Name, Postal: req.PostalCode, PaymentMethod: req.PaymentMethod}}
+	sub, errs, err := s.Subscriptions.Subscribe(c.Request().Context(), in)
 	if err != nil {
 		return err
 	}
@@ -117,7 +123,10 @@ func (s *Server) apiChangeSubscription(c echo.Context) error {
 	if err := c.Bind(&req); err != nil {
 		return apiInvalid("body")
 	}
-	sub, err := s.upgrade(c, req.PlanID)
+	if s.Subscriptions == nil {
+		return errSubscribeUnavailable
+	}
+	sub, err := s.Subscriptions.UpgradeLive(c.Request().Context(), user(c).ID, req.PlanID)
 	if err != nil {
 		return err
 	}

@@ -2,99 +2,58 @@ package handlers
 
 import (
 	"cmp"
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/exam/ipipneo"
-	"selfmap/internal/geo"
-	"selfmap/internal/i18n"
-	"selfmap/internal/packs"
 	"selfmap/internal/report"
 	"selfmap/internal/retrieve"
-	"selfmap/internal/store"
 	"selfmap/views"
 )
 
-// reportView is the result a report screen is about, and what the
-// screen's own links carry to reach it again.
+// reportView is the report a screen is about, and what the screen's own
+// links carry to reach it again.
 type reportView struct {
-	result store.Result
+	report.Opened
 	// query names the result for the browser or account that owns it
 	// (?r=); a link's holder gets none: the session remembers the link.
 	query url.Values
-	// owner is the test-taker's browser or account, which may buy more.
-	owner bool
 }
 
-// reportAccess finds the result a report screen is about: a report link
-// (?t=, anyone holding the link, for retrieve.LinkLifetime and until its
-// owner withdraws it), the browser or account that took the test (?r=),
-// or else the link this browser opened last. The token never reaches a
-// link of the page: the session keeps its hash instead. A report that is
-// not paid, or a token that opens nothing, answers exactly like a missing
-// page; a link that expired or was withdrawn says so; the test-taker's own
-// browser is sent to the product page instead.
+// reportAccess finds the report a screen is about (report.Service.Open)
+// from the request: a report link (?t=), the owner's result (?r=, or this
+// browser's latest), or the link this browser opened last. The token never
+// reaches a link of the page: the session keeps its hash instead, and
+// forgets it once that link has closed. The test-taker's own browser is
+// sent to the product page while the report is unpaid, and to the test
+// when it has taken none.
 func (s *Server) reportAccess(c echo.Context) (reportView, error) {
 	sensitive(c)
-	if token := c.QueryParam("t"); token != "" {
-		if len(token) > 128 {
-			return reportView{}, notFound()
-		}
-		return s.linkedReport(c, store.HashToken(token))
+	v := report.Visit{Token: c.QueryParam("t"), ResultID: c.QueryParam("r"), Remembered: s.openedReportLink(c), Owns: s.owns(c)}
+	if len(v.Token) > 128 {
+		return reportView{}, notFound()
 	}
-	if c.QueryParam("r") == "" {
-		if hash := s.openedReportLink(c); hash != "" {
-			return s.linkedReport(c, hash)
-		}
+	if v.Token == "" && v.ResultID == "" && v.Remembered == "" {
+		v.Latest = s.latestResult(c)
 	}
-	r, err := s.flowResult(c)
-	if err != nil {
+	o, err := s.Reports.Open(c.Request().Context(), v)
+	switch {
+	case errors.Is(err, retrieve.ErrLinkClosed) && o.Link == v.Remembered:
+		return reportView{}, cmp.Or(s.rememberReportLink(c, ""), err)
+	case errors.Is(err, report.ErrNoResult):
+		return reportView{}, redirectError{to: state(c).LocalPath("/answer/question/" + pair(c).String())}
+	case errors.Is(err, report.ErrNotPaid):
+		return reportView{}, redirectError{to: flowURL(c, "/paying/buyreport", o.Result.ID)}
+	case err != nil:
 		return reportView{}, err
+	case o.Owner:
+		return reportView{Opened: o, query: url.Values{"r": {o.Result.ID}}}, nil
 	}
-	if paid, err := s.Results.Paid(c.Request().Context(), r.ID); err != nil {
-		return reportView{}, err
-	} else if !paid {
-		return reportView{}, redirectError{to: flowURL(c, "/paying/buyreport", r.ID)}
-	}
-	return reportView{result: r, query: url.Values{"r": {r.ID}}, owner: true}, nil
-}
-
-// linkedReport opens the paid report of a link, found by its token's hash,
-// and remembers the link for the report's next screens. The owner's
-// browser or account, holding a link too, keeps its own way in.
-func (s *Server) linkedReport(c echo.Context, hash string) (reportView, error) {
-	ctx := c.Request().Context()
-	id, err := s.Retrieval.Open(ctx, hash)
-	if err != nil {
-		if errors.Is(err, retrieve.ErrLinkClosed) && s.openedReportLink(c) == hash {
-			if err := s.rememberReportLink(c, ""); err != nil {
-				return reportView{}, err
-			}
-		}
-		return reportView{}, err
-	}
-	if paid, err := s.Results.Paid(ctx, id); err != nil || !paid {
-		return reportView{}, cmp.Or(err, notFound())
-	}
-	r, err := s.Store.GetResult(ctx, id)
-	if err != nil {
-		return reportView{}, err
-	}
-	if s.owns(c)(r.ID) {
-		return reportView{result: r, query: url.Values{"r": {r.ID}}, owner: true}, nil
-	}
-	if err := s.rememberReportLink(c, hash); err != nil {
-		return reportView{}, err
-	}
-	return reportView{result: r, query: url.Values{}}, nil
+	return reportView{Opened: o, query: url.Values{}}, s.rememberReportLink(c, o.Link)
 }
 
 // reportURL is a report screen of the request's pair and locale.
@@ -106,156 +65,60 @@ func reportURL(c echo.Context, screen string, q url.Values) string {
 	return u
 }
 
+// withQuery is q with one more value, q left as it is.
+func withQuery(q url.Values, k, v string) url.Values {
+	out := url.Values{}
+	for key, vals := range q {
+		out[key] = vals
+	}
+	out.Set(k, v)
+	return out
+}
+
 // reportResult serves /report/result/{p}: the full report, in two tabs.
 func (s *Server) reportResult(c echo.Context) error {
 	v, err := s.reportAccess(c)
 	if err != nil {
 		return s.reportError(c, err)
 	}
-	r, q := v.result, v.query
-	p, err := s.reportPage(c.Request().Context(), tr(c), state(c).Locale, r)
+	p, err := s.Reports.Page(c.Request().Context(), v.Opened, state(c).Locale)
 	if err != nil {
 		return err
 	}
-	tab := c.QueryParam("tab")
-	if tab != "dimensions" {
-		tab = "overview"
+	view, err := views.ReportView(p.Report, s.reportChrome(c, v, p))
+	if err != nil {
+		return err
 	}
-	with := func(k, v string) url.Values {
-		out := url.Values{}
-		for key, vals := range q {
-			out[key] = vals
-		}
-		out.Set(k, v)
-		return out
-	}
-	p.Tab = tab
-	p.OverviewHref = reportURL(c, "/report/result", q)
-	p.DimensionsHref = reportURL(c, "/report/result", with("tab", "dimensions"))
-	p.DownloadHref = reportURL(c, "/report/result-download", q)
-	p.RatingAction = reportURL(c, "/report/rating", q)
-	p.TestsHref = state(c).LocalPath("/tests/" + pair(c).String())
-	p.CSS = s.Assets.URL("static/css/report.css")
-	p.Share = shareLinks(state(c).BaseURL+state(c).LocalPath("/types/"+pair(c).String()+"/"+strings.ToLower(p.Letters)), p.Title)
-	if v.owner {
-		p.PacksHref = s.unboughtPacksHref(c, r)
-	}
-	p.Rated = s.ratingOf(c.Request().Context(), r.ID)
-	if e := c.QueryParam("rating"); e == "invalid" {
-		p.RatingError = "report.page.rating_invalid"
-	}
-	return s.render(c, http.StatusOK, views.Report(p))
+	return s.render(c, http.StatusOK, view)
 }
 
-// unboughtPacksHref leads to the upsell when a pack is left to buy.
-func (s *Server) unboughtPacksHref(c echo.Context, r store.Result) string {
-	offers, err := s.packOffers(c.Request().Context(), r)
-	if err != nil {
-		return ""
+// reportChrome is the report screen around the report: its tabs, links,
+// share targets and rating form.
+func (s *Server) reportChrome(c echo.Context, v reportView, p report.Page) views.ReportChrome {
+	q := v.query
+	ch := views.ReportChrome{
+		Tab:            "overview",
+		OverviewHref:   reportURL(c, "/report/result", q),
+		DimensionsHref: reportURL(c, "/report/result", withQuery(q, "tab", "dimensions")),
+		DownloadHref:   reportURL(c, "/report/result-download", q),
+		RatingAction:   reportURL(c, "/report/rating", q),
+		TestsHref:      state(c).LocalPath("/tests/" + pair(c).String()),
+		CSS:            s.Assets.URL("static/css/report.css"),
+		Rated:          p.Rated,
 	}
-	for _, o := range offers {
-		if !o.Owned() {
-			return flowURL(c, "/paying/package", r.ID)
-		}
+	if c.QueryParam("tab") == "dimensions" {
+		ch.Tab = "dimensions"
 	}
-	return ""
-}
-
-// reportPage builds the report of a paid result in a locale: the web page
-// and the PDF share it.
-func (s *Server) reportPage(ctx context.Context, t *i18n.Translator, l i18n.Locale, r store.Result) (views.ReportPage, error) {
-	var scored ipipneo.Result
-	if err := json.Unmarshal([]byte(r.Scores), &scored); err != nil {
-		return views.ReportPage{}, fmt.Errorf("handlers: scores of result %s: %w", r.ID, err)
+	if h := p.Report.Headline(); h.TypePage != "" {
+		ch.Share = shareLinks(state(c).BaseURL+state(c).LocalPath("/types/"+pair(c).String()+"/"+h.TypePage), h.Title)
 	}
-	stats, err := s.ReportStats.Get(ctx, r.ExamID)
-	if err != nil {
-		return views.ReportPage{}, err
+	if p.PacksLeft {
+		ch.PacksHref = flowURL(c, "/paying/package", v.Result.ID)
 	}
-	o, err := s.Store.OrderForResult(ctx, r.ID)
-	if err != nil {
-		return views.ReportPage{}, err
+	if c.QueryParam("rating") == "invalid" {
+		ch.RatingError = report.ErrRatingInvalid.ID
 	}
-	letters, identity, _ := strings.Cut(scored.Type, "-")
-	pop := stats.Population(letters)
-	group, _ := report.NormGroup(scored.NormGroup)
-	p := views.ReportPage{
-		Name: strings.TrimSpace(r.FirstName.String), Order: o.OrderNumber, Date: r.CreatedAt.Format("2006-01-02"),
-		Type: scored.Type, Letters: letters, Title: t.T("type." + letters + ".title"), Summary: t.T("type." + letters + ".summary"),
-		IdentityName: t.T("identity." + identity + ".name"), IdentitySummary: t.T("identity." + identity + ".summary"),
-		Keywords: t.T("report.keywords." + letters),
-		Population: []views.ReportShare{
-			shareOf(t, l, "report.page.population_all", pop.All),
-			shareOf(t, l, "report.page.population_male", pop.Male),
-			shareOf(t, l, "report.page.population_female", pop.Female),
-		},
-		MinSample: report.MinSample, NormGroup: normGroupWords(t, group), Neighbours: strings.Join(scored.Neighbours, ", "),
-		RecentN: len(stats.Recent["E"]), Minutes: r.DurationSeconds / 60, Seconds: r.DurationSeconds % 60,
-		Fast: report.AnsweredTooFast(r.DurationSeconds), Demo: stats.Demo,
-		Strengths: t.T("typeprofile." + letters + ".strengths"), Challenges: t.T("typeprofile." + letters + ".challenges"),
-		Work: t.T("typeprofile." + letters + ".work"), Relationships: t.T("typeprofile." + letters + ".relationships"),
-		Growth: t.T("typeprofile." + letters + ".growth"),
-	}
-	for _, ln := range report.Leans(scored) {
-		low := ln.Other
-		if ln.Pole != ln.High {
-			low = ln.Pole
-		}
-		p.Leans = append(p.Leans, views.ReportLean{Domain: ln.Domain, High: ln.High, Low: low, HighPercent: ln.HighPercent,
-			Pole: ln.Pole, Percent: ln.Percent, Level: ln.Level, Text: t.T("report.pole." + ln.Pole + ".level" + strconv.Itoa(ln.Level))})
-	}
-	for _, d := range []string{"O", "C", "E", "A", "N"} {
-		sc := scored.Domains[d]
-		rank := -1
-		if p.RecentN >= report.MinSample {
-			rank = stats.Rank(d, sc.Percentile)
-		}
-		p.Domains = append(p.Domains, views.ReportScale{Code: d, Name: t.T("domain." + d + ".name"), Percentile: sc.Percentile,
-			Text: t.T("report.domain." + d + "." + ipipneo.Band(sc.Percentile)), Rank: rank, Norm: normLine(t, l, sc, group, d)})
-		g := views.ReportFacets{Domain: t.T("domain." + d + ".name")}
-		for f := 1; f <= 6; f++ {
-			code := d + strconv.Itoa(f)
-			fs := scored.Facets[code]
-			g.Facets = append(g.Facets, views.ReportScale{Code: code, Name: t.T("facet." + code), Percentile: fs.Percentile,
-				Text: t.T("report.facet." + code + "." + ipipneo.Band(fs.Percentile))})
-		}
-		p.Facets = append(p.Facets, g)
-	}
-	for _, c := range stats.Countries {
-		name := geo.Name(l.Tag, c.Country)
-		if name == "" {
-			name = c.Country
-		}
-		p.Countries = append(p.Countries, views.ReportCountry{Name: name, Count: c.N})
-	}
-	if p.Packs, err = s.boughtPacks(ctx, t, r, scored); err != nil {
-		return views.ReportPage{}, err
-	}
-	return p, nil
-}
-
-// boughtPacks are the sections of the packs a result's buyer has paid for,
-// chosen by their facet scores.
-func (s *Server) boughtPacks(ctx context.Context, t *i18n.Translator, r store.Result, scored ipipneo.Result) ([]views.PackContent, error) {
-	owned, err := s.ownedPacks(ctx, r.ID)
-	if err != nil {
-		return nil, err
-	}
-	percentiles := make(map[string]int, len(scored.Facets))
-	for code, sc := range scored.Facets {
-		percentiles[code] = sc.Percentile
-	}
-	var out []views.PackContent
-	for _, o := range owned {
-		sku := o.SKUID.String
-		name := packs.Name(sku)
-		pc := views.PackContent{Name: t.T("sku." + sku + ".name"), Intro: t.T("pack." + name + ".intro")}
-		for _, sec := range packs.Sections(name, percentiles) {
-			pc.Sections = append(pc.Sections, views.PackSection{Facet: t.T("facet." + sec.Facet), Percent: sec.Percentile, Text: t.T(sec.Key)})
-		}
-		out = append(out, pc)
-	}
-	return out, nil
+	return ch
 }
 
 // shareTargets are the spec's share targets, each given the public page of
@@ -277,47 +140,21 @@ func shareLinks(page, title string) []views.ShareLink {
 	return out
 }
 
-// ratingOf is the accuracy rating a result was given, or 0.
-func (s *Server) ratingOf(ctx context.Context, resultID string) int {
-	score, err := s.Store.RatingFor(ctx, resultID)
-	if err != nil {
-		s.Logger.WarnContext(ctx, "report: read rating", "result", resultID, "err", err)
-	}
-	return score
-}
-
 // reportRating serves POST /report/rating/{p}: how accurate the reader
-// finds the report, 1 to 5, stored once per result (a second rating
-// replaces the first). It feeds the landing pages' user-rated accuracy.
+// finds the report, 1 to 5 (report.Service.Rate). A refused score is said
+// beside the form.
 func (s *Server) reportRating(c echo.Context) error {
 	v, err := s.reportAccess(c)
 	if err != nil {
 		return s.reportError(c, err)
 	}
-	r, q := v.result, v.query
-	score, err := strconv.Atoi(c.FormValue("score"))
-	if err != nil || score < 1 || score > 5 {
-		bad := url.Values{}
-		for k, v := range q {
-			bad[k] = v
-		}
-		bad.Set("rating", "invalid")
-		return c.Redirect(http.StatusSeeOther, reportURL(c, "/report/result", bad)+"#r-rating")
-	}
-	if err := s.Store.SaveRating(c.Request().Context(), r.ID, score, s.Checkout.Now()); err != nil {
+	// A score that is no number is refused like one out of range.
+	score, _ := strconv.Atoi(c.FormValue("score"))
+	q := v.query
+	if err := s.Reports.Rate(c.Request().Context(), v.Result.ID, score); errors.Is(err, report.ErrRatingInvalid) {
+		q = withQuery(q, "rating", "invalid")
+	} else if err != nil {
 		return err
 	}
 	return c.Redirect(http.StatusSeeOther, reportURL(c, "/report/result", q)+"#r-rating")
-}
-
-// formatPercent writes a share with one decimal as the locale writes
-// percentages: 6.3% in English, Chinese, Japanese and Korean, 6,3 % in
-// French, Spanish and German (a no-break space), 6,3% in Portuguese.
-func formatPercent(v float64, tag string) string {
-	n := formatDecimal(v, tag)
-	switch tag {
-	case "fr", "es", "de":
-		return n + "\u00a0%"
-	}
-	return n + "%"
 }

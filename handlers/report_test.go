@@ -4,16 +4,21 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"selfmap/internal/app"
+	"selfmap/internal/config"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 )
@@ -196,6 +201,56 @@ func TestReportPDF(t *testing.T) {
 		}
 		if rec := other.get("/report/result-download/BMBTI-1807?r=" + result); rec.Code != 404 {
 			t.Errorf("a stranger's download: %d", rec.Code)
+		}
+	})
+}
+
+// With the job queue running (serve), a download asks the report_pdf job
+// for the PDF and the waiting page finds it once the job has printed it.
+func TestReportPDFThroughTheJobQueue(t *testing.T) {
+	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("CI") != "true" {
+		t.Skip("chromium is not installed")
+	}
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		vars := map[string]string{"DATA_DIR": t.TempDir(), "BASE_URL": "http://selfmap.test"}
+		cfg, err := config.Load(func(k string) string { return vars[k] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := app.NewWithJobs(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Jobs.Migrate(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Jobs.Start(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			a.Jobs.Stop(ctx) //nolint:errcheck // the test is over
+		})
+		b := &browser{t: t, e: a.Handler, cookies: map[string]*http.Cookie{}}
+		result, order := b.paidReport(b.csrfToken("/"))
+		if rec := b.get("/report/result-download/BMBTI-1807?r=" + result); rec.Code != http.StatusAccepted {
+			t.Fatalf("first download with a queue: %d, want 202 while the job prints", rec.Code)
+		}
+		deadline := time.Now().Add(90 * time.Second)
+		for try := 1; ; try++ {
+			rec := b.get("/report/result-download/BMBTI-1807?r=" + result + "&try=" + strconv.Itoa(try))
+			if strings.Contains(rec.Body.String(), `data-testid="pdf-ready"`) {
+				break
+			}
+			if rec.Code != http.StatusAccepted || time.Now().After(deadline) {
+				t.Fatalf("waiting page, try %d: %d", try, rec.Code)
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+		rec := b.get("/report/result-download/BMBTI-1807?r=" + result)
+		if rec.Code != 200 || !bytes.HasPrefix(rec.Body.Bytes(), []byte("%PDF")) || !strings.Contains(rec.Header().Get("Content-Disposition"), order) {
+			t.Fatalf("download once printed: %d %s", rec.Code, rec.Header().Get("Content-Disposition"))
 		}
 	})
 }

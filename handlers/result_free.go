@@ -1,55 +1,33 @@
 package handlers
 
 import (
-	"encoding/json"
-	"fmt"
+	"errors"
 	"net/http"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/exam/ipipneo"
 	"selfmap/internal/report"
 	"selfmap/views"
 )
 
-// resultFree serves /report/result-free-test/{p}: the type with its title
-// and description, the five dimensions, and the way to the full report
-// (which it opens once paid).
+// resultFree serves /report/result-free-test/{p}: the free result its
+// instrument's builder makes, and the way to the full report (which
+// replaces it once paid).
 func (s *Server) resultFree(c echo.Context) error {
 	r, err := s.flowResult(c)
 	if err != nil {
 		return flowError(c, err)
 	}
-	if paid, err := s.Results.Paid(c.Request().Context(), r.ID); err != nil {
-		return err
-	} else if paid {
-		// Paid: the full report replaces the free result.
+	free, err := s.Reports.Free(c.Request().Context(), r, state(c).Locale)
+	if errors.Is(err, report.ErrPaid) {
 		return c.Redirect(http.StatusSeeOther, flowURL(c, "/report/result", r.ID))
 	}
-	var scored ipipneo.Result
-	if err := json.Unmarshal([]byte(r.Scores), &scored); err != nil {
-		return fmt.Errorf("handlers: scores of result %s: %w", r.ID, err)
+	if err != nil {
+		return err
 	}
-	t := tr(c)
-	letters, identity, _ := strings.Cut(scored.Type, "-")
-	p := views.FreeResultPage{
-		Type:            scored.Type,
-		Title:           t.T("type." + letters + ".title"),
-		Summary:         t.T("type." + letters + ".summary"),
-		IdentityName:    t.T("identity." + identity + ".name"),
-		IdentitySummary: t.T("identity." + identity + ".summary"),
-		Neighbours:      strings.Join(scored.Neighbours, ", "),
-		UnlockHref:      flowURL(c, "/paying/buyreport", r.ID),
-		Fast:            report.AnsweredTooFast(r.DurationSeconds),
+	view, err := views.FreeResultView(free, flowURL(c, "/paying/buyreport", r.ID))
+	if err != nil {
+		return err
 	}
-	for _, d := range []string{"O", "C", "E", "A", "N"} {
-		sc := scored.Domains[d]
-		meaning := t.T("domain." + d + ".low")
-		if sc.High() {
-			meaning = t.T("domain." + d + ".high")
-		}
-		p.Domains = append(p.Domains, views.DomainBar{Code: d, Name: t.T("domain." + d + ".name"), Percent: sc.Percentile, Meaning: meaning})
-	}
-	return s.render(c, http.StatusOK, views.FreeResult(p))
+	return s.render(c, http.StatusOK, view)
 }

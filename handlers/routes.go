@@ -7,7 +7,6 @@ import (
 
 	"selfmap/internal/assets"
 	"selfmap/internal/islands"
-	"selfmap/internal/store"
 )
 
 // routes lists every route of the service. Paths are declared without their
@@ -27,7 +26,7 @@ func (s *Server) routes(e *echo.Echo) {
 	// instance, where a bucket in the database shares nothing and its extra
 	// write cost a third of the checkout's ceiling (docs/reliability.md).
 	writeLimit := rateLimit(2*scale, int(20*scale))
-	if s.Store.Dialect == store.Postgres {
+	if s.Limits.Shared {
 		writeLimit = s.sharedLimit("write", 2*scale, int(20*scale), failOpen)
 	}
 	apiLimit := rateLimit(20*scale, int(60*scale))

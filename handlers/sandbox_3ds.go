@@ -7,18 +7,17 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/payment"
-	"selfmap/internal/store"
+	"selfmap/internal/checkout"
 	"selfmap/views"
 )
 
 // sandbox3DS serves GET /pay/sandbox/3ds/{attemptId}: the sandbox's stand-in
 // for a bank's 3-D Secure page.
 func (s *Server) sandbox3DS(c echo.Context) error {
-	if _, err := s.sandbox(); err != nil {
+	if err := s.sandbox(); err != nil {
 		return err
 	}
-	a, _, err := s.ownedAttempt(c, c.Param("attemptId"))
+	a, _, err := s.Checkout.Attempt(c.Request().Context(), c.Param("attemptId"), s.owns(c))
 	if err != nil {
 		return notFound()
 	}
@@ -27,30 +26,24 @@ func (s *Server) sandbox3DS(c echo.Context) error {
 	}))
 }
 
-// sandbox3DSPost takes the 3-D Secure answer and goes to the status check.
+// sandbox3DSPost takes the 3-D Secure answer and goes to the status check,
+// or for a pack, back to its own step of the upsell.
 func (s *Server) sandbox3DSPost(c echo.Context) error {
-	sb, err := s.sandbox()
+	if err := s.sandbox(); err != nil {
+		return err
+	}
+	back, err := s.Checkout.CompleteSandbox3DS(c.Request().Context(), c.Param("attemptId"), c.FormValue("action") == "complete", s.owns(c))
+	if errors.Is(err, checkout.ErrNotFound) {
+		return notFound()
+	}
 	if err != nil {
 		return err
 	}
-	a, o, err := s.ownedAttempt(c, c.Param("attemptId"))
-	if err != nil {
-		return notFound()
-	}
-	_, err = sb.Complete3DS(c.Request().Context(), a.ProviderRef.String, c.FormValue("action") == "complete")
-	if err != nil && !errors.Is(err, payment.ErrNotPayable) {
-		s.Logger.ErrorContext(c.Request().Context(), "sandbox: 3-D Secure outcome not applied yet", "attempt", a.ID, "err", err)
-	}
 	st := state(c)
-	next := st.LocalPath("/paying/check/"+st.Home.String()) + "?r=" + url.QueryEscape(o.ResultID)
-	if o.Kind == store.OrderPack {
-		// A pack goes back to its own step of the upsell.
-		sku, err := s.Store.SKUByID(c.Request().Context(), o.SKUID.String)
-		if err != nil {
-			return err
-		}
-		next = st.LocalPath("/paying/package/"+st.Home.String()) + "?r=" + url.QueryEscape(o.ResultID) +
-			"&step=" + url.QueryEscape(sku.Step.String) + "&after=pay"
+	next := st.LocalPath("/paying/check/"+st.Home.String()) + "?r=" + url.QueryEscape(back.ResultID)
+	if back.Pack {
+		next = st.LocalPath("/paying/package/"+st.Home.String()) + "?r=" + url.QueryEscape(back.ResultID) +
+			"&step=" + url.QueryEscape(back.PackStep) + "&after=pay"
 	}
 	return c.Redirect(http.StatusSeeOther, next)
 }

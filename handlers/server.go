@@ -16,14 +16,18 @@ import (
 
 	"selfmap/internal/account"
 	"selfmap/internal/assets"
+	"selfmap/internal/catalogue"
 	"selfmap/internal/checkout"
 	"selfmap/internal/config"
+	"selfmap/internal/content"
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
+	"selfmap/internal/mail"
+	"selfmap/internal/notice"
 	"selfmap/internal/ogimage"
+	"selfmap/internal/packs"
 	"selfmap/internal/pagecache"
-	"selfmap/internal/pdf"
 	"selfmap/internal/ratelimit"
 	"selfmap/internal/report"
 	"selfmap/internal/result"
@@ -55,13 +59,11 @@ type Deps struct {
 	Results  *result.Service
 	Checkout *checkout.Service
 	Social   *social.Service
-	// ReportStats are the report's figures from stored results, cached.
-	ReportStats *report.StatsCache
-	// QueuePDF asks for a report's PDF in a locale to be made: a job, or,
-	// before the queue runs (tests, tools), a print in the request.
-	QueuePDF func(ctx context.Context, resultID, locale string, packs int) error
-	// Printer prints the PDFs; nil when no Chromium was found.
-	Printer *pdf.Printer
+	// Reports opens paid reports to their readers and builds them with
+	// their instrument's builder (the report screens, the free result).
+	Reports *report.Service
+	// PDFs hands out a report's PDF, asking for it when not made yet.
+	PDFs    *report.PDFs
 	Support *support.Service
 	// Retrieval mails a mailbox the links to its paid reports.
 	Retrieval *retrieve.Service
@@ -70,9 +72,26 @@ type Deps struct {
 	Unsubscribe *unsubscribe.Service
 	// Accounts registers, signs in and keeps the profiles of users.
 	Accounts *account.Service
-	// Subscriptions says what a user's plan entitles them to; nil when the
+	// Subscriptions sells the plans (the subscription screens' reads and
+	// actions) and says what a user's plan entitles them to; nil when the
 	// payment provider cannot charge a saved card (everyone is a guest).
 	Subscriptions *subscription.Service
+	// Packs reads the packs of the upsell a result's buyer is offered and
+	// has bought (the report shows them).
+	Packs *packs.Service
+	// Notices lists the user centre's notices and keeps their read state.
+	Notices *notice.Service
+	// Content reads the help articles and the legal documents.
+	Content *content.Service
+	// Catalogue reads the products on sale and their prices.
+	Catalogue *catalogue.Service
+	// Outbox reads the stored e-mails back for /dev/mail.
+	Outbox *mail.Outbox
+	// Limits makes the rate limits kept in the database, shared by every
+	// instance.
+	Limits *ratelimit.Limits
+	// Ping checks that the database answers (/healthz).
+	Ping func(ctx context.Context) error
 }
 
 // Server holds the dependencies every handler shares.
@@ -86,9 +105,6 @@ type Server struct {
 	http   *httpMetrics
 	// landingCSS is the stylesheet of the home and landing pages.
 	landingCSS string
-	// cardAttempts limits the cards one account may try to subscribe
-	// with, wherever it connects from (card testing).
-	cardAttempts *ratelimit.Store
 }
 
 // New builds the router with its middleware and every route.
@@ -106,11 +122,6 @@ func New(d Deps) (*echo.Echo, error) {
 	}
 	s.http = m
 	s.landingCSS = d.Assets.URL("static/css/landing.css")
-	// Five cards at once, then one every ten minutes, per account.
-	scale := d.Config.RateLimitScale
-	if s.cardAttempts, err = ratelimit.New(d.Store, ratelimit.Limit{Name: "card", Rate: scale / 600, Burst: max(1, int(5*scale))}, time.Now); err != nil {
-		return nil, fmt.Errorf("handlers: card attempt limit: %w", err)
-	}
 
 	e := echo.New()
 	e.HideBanner = true

@@ -57,7 +57,7 @@ type sitemapAltLink struct {
 // sitemap serves /sitemap.xml: every public page in all nine locales.
 func (s *Server) sitemap(c echo.Context) error {
 	st := state(c)
-	articles, err := s.Store.ListHelpArticles(c.Request().Context(), i18n.Default.Tag, st.Home.ExamID)
+	articles, err := s.Content.HelpArticles(c.Request().Context(), i18n.Default.Tag, st.Home.ExamID)
 	if err != nil {
 		return err
 	}

@@ -5,8 +5,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/notice"
-	"selfmap/internal/store"
+	"selfmap/internal/checkout"
 	"selfmap/internal/subscription"
 )
 
@@ -22,15 +21,15 @@ type apiOrder struct {
 	CreatedAt   time.Time `json:"createdAt"`
 }
 
-func toAPIOrder(o store.Order) apiOrder {
-	return apiOrder{OrderNumber: o.OrderNumber, Kind: o.Kind, Status: o.Status, SKU: o.SKUID.String, Currency: o.Currency.String,
+func toAPIOrder(o checkout.Order) apiOrder {
+	return apiOrder{OrderNumber: o.OrderNumber, Kind: o.Kind, Status: string(o.Status), SKU: o.SKUID.String, Currency: o.Currency.String,
 		Total: o.Total, ResultID: o.ResultID, CreatedAt: o.CreatedAt.UTC()}
 }
 
 // apiUserOrderList is GET /api/user/order/list: the signed-in user's own
 // orders, newest first.
 func (s *Server) apiUserOrderList(c echo.Context) error {
-	orders, err := s.Store.UserOrders(c.Request().Context(), user(c).ID)
+	orders, err := s.Checkout.UserOrders(c.Request().Context(), user(c).ID)
 	if err != nil {
 		return err
 	}
@@ -44,7 +43,7 @@ func (s *Server) apiUserOrderList(c echo.Context) error {
 // apiUserOrderLatest is GET /api/user/order/laster (the spec's spelling):
 // the user's newest order, null when there is none.
 func (s *Server) apiUserOrderLatest(c echo.Context) error {
-	orders, err := s.Store.UserOrders(c.Request().Context(), user(c).ID)
+	orders, err := s.Checkout.UserOrders(c.Request().Context(), user(c).ID)
 	if err != nil {
 		return err
 	}
@@ -66,7 +65,7 @@ func (s *Server) apiUserCenterData(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	unread, err := s.Store.UnreadNotices(ctx, user(c).ID, notice.For(ent.Tier), s.now())
+	unread, err := s.Notices.Unread(ctx, noticeReader(c, ent.Tier))
 	if err != nil {
 		return err
 	}

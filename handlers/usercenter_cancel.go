@@ -32,23 +32,19 @@ func (s *Server) userCancelPage(c echo.Context) error {
 // the home says the same again.
 func (s *Server) userCancelPost(c echo.Context) error {
 	home := state(c).LocalPath("/userCenter/home")
-	ent, err := s.entitlement(c)
+	if s.Subscriptions == nil {
+		return c.Redirect(http.StatusSeeOther, home)
+	}
+	end, err := s.Subscriptions.CancelOwn(c.Request().Context(), user(c).ID)
 	if err != nil {
 		return err
 	}
-	if ent.SubscriptionID == "" {
+	if end.None {
 		return c.Redirect(http.StatusSeeOther, home)
 	}
-	until := day(ent.ValidUntil)
-	if !ent.CancelAtPeriodEnd {
-		sub, err := s.Subscriptions.Cancel(c.Request().Context(), user(c).ID, ent.SubscriptionID)
-		if err != nil {
-			return err
-		}
+	until := day(end.Until)
+	if end.Ended {
 		until = "ended"
-		if sub.Status != string(subscription.Canceled) && sub.Status != string(subscription.Expired) {
-			until = day(sub.CurrentPeriodEnd)
-		}
 	}
 	if err := s.addFlash(c, until, flashCancelled); err != nil {
 		return err

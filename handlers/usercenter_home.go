@@ -3,8 +3,6 @@ package handlers
 import (
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/notice"
-	"selfmap/internal/store"
 	"selfmap/internal/subscription"
 	"selfmap/views"
 )
@@ -16,19 +14,14 @@ const flashCancelled = "uc_cancelled"
 // homeNotices fills the home's notices card: how many the user has not
 // opened and the newest they may read.
 func (s *Server) homeNotices(c echo.Context, p *views.UserCenterPage) error {
-	ctx, has := c.Request().Context(), subscription.Tier(p.Tier)
-	unread, err := s.Store.UnreadNotices(ctx, user(c).ID, notice.For(has), s.now())
+	has := subscription.Tier(p.Tier)
+	o, err := s.Notices.Overview(c.Request().Context(), noticeReader(c, has))
 	if err != nil {
 		return err
 	}
-	latest, _, err := s.Store.Notices(ctx, store.NoticeQuery{UserID: user(c).ID, Locale: state(c).Locale.Tag, Audiences: notice.For(has),
-		Now: s.now(), Limit: 1})
-	if err != nil {
-		return err
-	}
-	p.Unread, p.NoticesHref = unread, state(c).LocalPath("/userCenter/notification")
-	if len(latest) > 0 {
-		n := userNotice(c, latest[0], has)
+	p.Unread, p.NoticesHref = o.Unread, state(c).LocalPath("/userCenter/notification")
+	if o.Latest != nil {
+		n := userNotice(c, *o.Latest, has)
 		p.LatestNotice = &n
 	}
 	return nil

@@ -14,8 +14,6 @@ import (
 
 	"selfmap/internal/app"
 	"selfmap/internal/config"
-	"selfmap/internal/jobs"
-	"selfmap/internal/mail"
 )
 
 // serve migrates, starts the job queue and serves HTTP until ctx ends (on
@@ -30,31 +28,19 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	}
 	defer st.Close()
 
-	a, err := app.New(cfg, logger, st)
+	// The app comes wired in order: its services, the PDF renderer, the job
+	// queue given the renderer, then the HTTP layer given the queue.
+	a, err := app.NewWithJobs(cfg, logger, st)
 	if err != nil {
 		return err
 	}
-	e := a.Handler
-	deps := jobs.Deps{Store: st, Logger: logger, Reconcile: a.Checkout.Reconcile, RenderPDF: a.RenderPDF}
-	if a.Subscriptions != nil {
-		deps.RenewSubscriptions = a.Subscriptions.RenewDue
-	}
-	if cfg.MailURL != "" {
-		if deps.Mail, err = mail.NewSMTP(cfg.MailURL, cfg.MailFrom); err != nil {
-			return err
-		}
-	}
-	queue, err := jobs.New(deps, true)
-	if err != nil {
-		return err
-	}
+	e, queue := a.Handler, a.Jobs
 	// The queue runs until Stop below, not until the signal: a context it
 	// was started with that ends on SIGTERM would cut River's maintenance
 	// off mid-transaction and log an ERROR for a normal stop.
 	if err := queue.Start(context.WithoutCancel(ctx)); err != nil {
 		return err
 	}
-	a.UseQueue(queue)
 
 	metrics, err := serveMetrics(cfg.MetricsAddr, a.Metrics, logger)
 	if err != nil {

@@ -176,7 +176,7 @@ func notLost(ctx context.Context, st *store.Store, rec Record) (Finding, error) 
 		case err != nil:
 			return Finding{}, fmt.Errorf("soakcheck: order %s: %w", number, err)
 		case o.Status != "paid":
-			missing = append(missing, number+": "+o.Status)
+			missing = append(missing, number+": "+string(o.Status))
 		}
 	}
 	var books []string

@@ -94,7 +94,7 @@ func (s *Service) Export(ctx context.Context, userID string) (Export, error) {
 		return Export{}, err
 	}
 	for _, o := range orders {
-		out.Orders = append(out.Orders, ExportOrder{OrderNumber: o.OrderNumber, ResultID: o.ResultID, Kind: o.Kind, Status: o.Status,
+		out.Orders = append(out.Orders, ExportOrder{OrderNumber: o.OrderNumber, ResultID: o.ResultID, Kind: o.Kind, Status: string(o.Status),
 			SKU: o.SKUID.String, Currency: o.Currency.String, Total: o.Total, Email: o.Email.String, CreatedAt: o.CreatedAt})
 	}
 	return out, nil

@@ -16,7 +16,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/sessions"
@@ -27,16 +26,19 @@ import (
 	"selfmap/handlers"
 	"selfmap/internal/account"
 	"selfmap/internal/assets"
+	"selfmap/internal/catalogue"
 	"selfmap/internal/checkout"
 	"selfmap/internal/config"
+	"selfmap/internal/content"
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/islands"
 	"selfmap/internal/jobs"
 	"selfmap/internal/mail"
+	"selfmap/internal/notice"
+	"selfmap/internal/packs"
 	"selfmap/internal/payment"
-	"selfmap/internal/pdf"
-	"selfmap/internal/report"
+	"selfmap/internal/ratelimit"
 	"selfmap/internal/result"
 	"selfmap/internal/retrieve"
 	"selfmap/internal/site"
@@ -67,29 +69,30 @@ type App struct {
 	// Subscriptions sells the plans: renewed by our job on the sandbox,
 	// by Stripe Billing with stripe (docs/subscriptions.md).
 	Subscriptions *subscription.Service
-	// RenderPDF prints a paid report in a locale (the report_pdf job).
-	RenderPDF func(ctx context.Context, resultID, locale string) error
+	// Jobs is the job queue, built by NewWithJobs and started and stopped
+	// by its caller (serve); nil from New, where a PDF is printed in the
+	// request that asks for it.
+	Jobs *jobs.Queue
 	// Metrics serves /metrics alone, for the private listener
 	// (METRICS_ADDR) that serve starts apart from the public port.
 	Metrics http.Handler
-
-	queue atomic.Pointer[jobs.Queue]
 }
 
-// UseQueue hands the job queue to the handlers once it exists: until then
-// (and in tests without one) a PDF is printed in the request.
-func (a *App) UseQueue(q *jobs.Queue) { a.queue.Store(q) }
-
-func (a *App) queuePDF(ctx context.Context, resultID, locale string, packs int) error {
-	q := a.queue.Load()
-	if q == nil {
-		return a.RenderPDF(ctx, resultID, locale)
-	}
-	return q.Insert(ctx, jobs.ReportPDFArgs{ResultID: resultID, Locale: locale, Packs: packs}, nil)
-}
-
-// New builds the service.
+// New builds the service without a job queue: a report's PDF is printed in
+// the request that asks for it (the HTTP tests, tools).
 func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) {
+	return build(cfg, logger, st, false)
+}
+
+// NewWithJobs builds the service with its job queue (App.Jobs), which the
+// caller starts and stops: serve.
+func NewWithJobs(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) {
+	return build(cfg, logger, st, true)
+}
+
+// build wires the service once, in order: the services, the report side
+// with its job queue when withJobs (wireReports), then the HTTP layer.
+func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs bool) (*App, error) {
 	catalog, err := i18n.Load(locales.Files)
 	if err != nil {
 		return nil, err
@@ -138,37 +141,38 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
-	printer, err := pdf.Find(cfg.ChromiumPath)
-	if err != nil {
-		logger.Warn("app: PDF reports are off", "err", err)
-	}
 	a := &App{Checkout: pay, Metrics: handlers.MetricsHandler(reg)}
 	_, billing := pay.Provider.(payment.Billing)
 	if _, ok := pay.Provider.(payment.Recurring); ok || billing {
 		a.Subscriptions = &subscription.Service{Store: st, Provider: pay.Provider, Logger: logger, Now: time.Now}
 	}
 	deps := handlers.Deps{
-		Config:      cfg,
-		Store:       st,
-		Logger:      logger,
-		Catalog:     catalog,
-		Themes:      themeSet,
-		Assets:      files,
-		Islands:     bundles,
-		Exams:       exams,
-		Sites:       sites,
-		Sessions:    newSessionStore(secret, cfg.SecureCookies()),
-		Metrics:     reg,
-		Results:     &result.Service{Store: st, Exams: exams, Now: time.Now},
-		Checkout:    pay,
-		Social:      social.New(st, time.Now, socialTTL, logger),
-		Support:     &support.Service{Store: st, Now: time.Now, To: cfg.SupportEmail},
-		Retrieval:   &retrieve.Service{Store: st, Now: time.Now, Compose: mails.retrieval, PerHour: retrieve.DefaultPerHour},
-		ReportStats: &report.StatsCache{Store: st, Now: time.Now, TTL: time.Minute},
-		Accounts:    &account.Service{Store: st, Now: time.Now, Compose: mails.accountCode},
-		QueuePDF:    a.queuePDF,
-		Printer:     printer,
+		Config:    cfg,
+		Store:     st,
+		Logger:    logger,
+		Catalog:   catalog,
+		Themes:    themeSet,
+		Assets:    files,
+		Islands:   bundles,
+		Exams:     exams,
+		Sites:     sites,
+		Sessions:  newSessionStore(secret, cfg.SecureCookies()),
+		Metrics:   reg,
+		Results:   &result.Service{Store: st, Exams: exams, Now: time.Now},
+		Checkout:  pay,
+		Packs:     pay.Packs,
+		Social:    social.New(st, time.Now, socialTTL, logger),
+		Support:   &support.Service{Store: st, Now: time.Now, To: cfg.SupportEmail},
+		Retrieval: &retrieve.Service{Store: st, Now: time.Now, Compose: mails.retrieval, PerHour: retrieve.DefaultPerHour},
+		Accounts:  &account.Service{Store: st, Now: time.Now, Compose: mails.accountCode},
 	}
+	deps.Notices = &notice.Service{Store: st, Now: time.Now}
+	deps.Content = &content.Service{Store: st}
+	deps.Catalogue = &catalogue.Service{Store: st}
+	deps.Outbox = &mail.Outbox{Store: st}
+	// Limits in the database are shared on PostgreSQL only: see routes.go.
+	deps.Limits = &ratelimit.Limits{Buckets: st, Now: time.Now, Shared: st.Dialect == store.Postgres}
+	deps.Ping = st.Ping
 	deps.Subscriptions = a.Subscriptions
 	if a.Subscriptions != nil {
 		deps.Unsubscribe = &unsubscribe.Service{Store: st, Subscriptions: a.Subscriptions, Now: time.Now, Compose: mails.cancelLink,
@@ -176,8 +180,17 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 	}
 	if a.Subscriptions != nil {
 		a.Subscriptions.Mail = &subscription.Mailer{Templates: templates, Catalog: catalog, BaseURL: cfg.BaseURL}
+		a.Subscriptions.ReportPaid = deps.Results.Paid
+		// Five cards at once, then one every ten minutes, per account.
+		scale := cfg.RateLimitScale
+		cards := ratelimit.Limit{Name: "card", Rate: scale / 600, Burst: max(1, int(5*scale))}
+		if a.Subscriptions.CardAttempts, err = ratelimit.New(st, cards, time.Now); err != nil {
+			return nil, fmt.Errorf("app: card attempt limit: %w", err)
+		}
 	}
-	a.RenderPDF = handlers.NewPDFRenderer(deps)
+	if err := a.wireReports(&deps, withJobs); err != nil {
+		return nil, err
+	}
 	if a.Handler, err = handlers.New(deps); err != nil {
 		return nil, err
 	}
@@ -187,7 +200,7 @@ func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) 
 // newCheckout picks the payment provider. The sandbox's webhook secret is
 // derived from the session secret: it never leaves the process.
 func newCheckout(cfg config.Config, secret string, st *store.Store, mails *mailer, logger *slog.Logger) (*checkout.Service, error) {
-	svc := &checkout.Service{Store: st, Logger: logger, Now: time.Now, Mails: mails.paidOrder}
+	svc := &checkout.Service{Store: st, Logger: logger, Now: time.Now, Mails: mails.paidOrder, Packs: &packs.Service{Store: st}}
 	switch cfg.PaymentProvider {
 	case "stripe":
 		var opts []payment.StripeOption

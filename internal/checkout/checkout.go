@@ -16,9 +16,9 @@ import (
 	"github.com/jmoiron/sqlx"
 
 	"selfmap/internal/apperr"
-	"selfmap/internal/billing"
 	"selfmap/internal/ids"
 	"selfmap/internal/mail"
+	"selfmap/internal/order"
 	"selfmap/internal/packs"
 	"selfmap/internal/payment"
 	"selfmap/internal/store"
@@ -31,6 +31,8 @@ type Service struct {
 	Provider payment.Provider
 	Logger   *slog.Logger
 	Now      func() time.Time
+	// Packs reads the packs of the upsell after a paid report.
+	Packs *packs.Service
 	// Mails composes the e-mails of a paid order in the buyer's language:
 	// the receipt, and for a report order the report-ready mail with the
 	// link that reportToken opens ("" for other orders).
@@ -55,15 +57,6 @@ type CreateInput struct {
 	OrderNumber, SKUID, Email, PromoCode string
 }
 
-// PriceCountry is where a result's orders are priced: the country the
-// test-taker gave with their details, or the default price ("*").
-func PriceCountry(r store.Result) string {
-	if r.Country.Valid && r.Country.String != "" {
-		return r.Country.String
-	}
-	return "*"
-}
-
 // Created is a started payment of an order.
 type Created struct {
 	OrderNumber  string
@@ -74,10 +67,10 @@ type Created struct {
 	Currency     string
 }
 
-// Create prices an order for the buyer's country (PriceCountry) and promo code, moves it to
-// pending and starts a payment. The amount comes from the catalogue, never
-// from the request. A payment with a promo code holds one of its uses until
-// it is paid, replaced, declined or its hold ends (billing.HoldUntil); a
+// Create prices an order for the buyer's country (order.PriceCountry) and
+// promo code, moves it to pending and starts a payment. The amount comes
+// from the catalogue, never from the request. A payment with a promo code holds one of its uses until
+// it is paid, replaced, declined or its hold ends (order.HoldUntil); a
 // code whose uses are all paid for or held is refused. Of two concurrent
 // calls for one order, one starts the payment and the other answers with it.
 func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) bool) (Created, error) {
@@ -89,17 +82,17 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	if msg != "" {
 		return Created{}, apperr.BadRequest(msg, nil)
 	}
-	switch billing.Status(o.Status) {
-	case billing.Paid, billing.Refunded:
+	switch o.Status {
+	case store.OrderPaid, store.OrderRefunded:
 		return Created{}, apperr.BadRequest("pay.already_paid", nil)
-	case billing.Expired:
+	case store.OrderExpired:
 		return Created{}, apperr.BadRequest("pay.expired", nil)
 	}
 	r, err := s.Store.GetResult(ctx, o.ResultID)
 	if err != nil {
 		return Created{}, err
 	}
-	country := PriceCountry(r)
+	country := order.PriceCountry(r)
 	sku, err := s.Store.GetSKU(ctx, o.ExamID, in.SKUID, country)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !sells(o, sku.SKU)) {
 		// A report order buys the report: a cheaper product (a pack) must
@@ -109,37 +102,30 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	if err != nil {
 		return Created{}, err
 	}
-	var promo *store.Promo
-	if code := strings.ToUpper(strings.TrimSpace(in.PromoCode)); code != "" {
-		p, err := s.Store.GetPromo(ctx, code)
-		if errors.Is(err, store.ErrNotFound) {
-			return Created{}, apperr.BadRequest("pay.promo.unknown", nil)
-		}
-		if err != nil {
-			return Created{}, err
-		}
-		promo = &p
-	}
-	now := s.Now().UTC()
-	q, err := billing.Price(sku, promo, now)
+	promo, err := s.promo(ctx, in.PromoCode)
 	if err != nil {
 		return Created{}, err
 	}
-	from := []string{string(billing.Created), string(billing.Failed)}
-	if billing.Status(o.Status) == billing.Pending {
+	now := s.Now().UTC()
+	q, err := order.Price(sku, promo, now)
+	if err != nil {
+		return Created{}, err
+	}
+	from := []store.OrderStatus{store.OrderCreated, store.OrderFailed}
+	if o.Status == store.OrderPending {
 		// A second click, or a return to the page: the payment already
 		// started answers, unless the price or the promo code changed or
 		// its hold ended, in which case the started payment is replaced.
 		if c, ok, err := s.sameOpenAttempt(ctx, o, q, now); err != nil || ok {
 			return c, err
 		}
-		from = []string{string(billing.Pending)}
+		from = []store.OrderStatus{store.OrderPending}
 	}
 	a := store.Attempt{ID: ids.New(), OrderID: o.ID, Provider: s.Provider.Name(), Status: store.AttemptStarted,
 		Amount: q.Total, Currency: q.Currency, CreatedAt: now, UpdatedAt: now}
 	if promo != nil {
 		a.PromoCode = sql.NullString{String: promo.Code, Valid: true}
-		a.HoldUntil = sql.NullTime{Time: billing.HoldUntil(*promo, now), Valid: true}
+		a.HoldUntil = sql.NullTime{Time: order.HoldUntil(*promo, now), Valid: true}
 	}
 	priced := store.PricedOrder{ID: o.ID, SKUID: sku.SKU.ID, Currency: q.Currency, Country: country, Email: email,
 		Subtotal: q.Subtotal, Discount: q.Discount, Tax: q.Tax, Total: q.Total, Promo: a.PromoCode}
@@ -166,6 +152,27 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	return s.start(ctx, a, o, email)
 }
 
+// cleanPromo is a promo code as typed, as it is stored: trimmed and
+// upper-cased.
+func cleanPromo(typed string) string { return strings.ToUpper(strings.TrimSpace(typed)) }
+
+// promo finds a promo code as typed; nil for none. An unknown code is an
+// error with a message for the buyer.
+func (s *Service) promo(ctx context.Context, typed string) (*store.Promo, error) {
+	code := cleanPromo(typed)
+	if code == "" {
+		return nil, nil
+	}
+	p, err := s.Store.GetPromo(ctx, code)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, apperr.BadRequest("pay.promo.unknown", nil)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
 // sells reports whether an order may be paid with a SKU: one of its kind,
 // and for a pack order, its own pack.
 func sells(o store.Order, sku store.SKU) bool {
@@ -188,7 +195,7 @@ func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(stri
 	if err != nil {
 		return Created{}, err
 	}
-	if report.Kind != store.OrderReport || billing.Status(report.Status) != billing.Paid {
+	if report.Kind != store.OrderReport || !report.Paid() {
 		return Created{}, apperr.BadRequest("pay.pack.report_first", nil)
 	}
 	if strings.TrimSpace(in.PromoCode) != "" {
@@ -198,7 +205,7 @@ func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(stri
 	if err != nil {
 		return Created{}, err
 	}
-	sku, err := s.Store.GetSKU(ctx, report.ExamID, in.SKUID, PriceCountry(r))
+	sku, err := s.Store.GetSKU(ctx, report.ExamID, in.SKUID, order.PriceCountry(r))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !packs.Offered(sku.SKU)) {
 		return Created{}, apperr.BadRequest("pay.unknown_product", nil)
 	}
@@ -212,7 +219,7 @@ func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(stri
 	if err != nil {
 		return Created{}, err
 	}
-	if billing.Status(pack.Status) == billing.Paid {
+	if pack.Paid() {
 		return Created{}, ErrPackOwned
 	}
 	email := in.Email
@@ -227,7 +234,7 @@ func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(stri
 // amount and promo code as the quote and still holds the code's use at now.
 // Another code at the same total is another payment: the use counted must
 // be the new code's.
-func (s *Service) sameOpenAttempt(ctx context.Context, o store.Order, q billing.Quote, now time.Time) (Created, bool, error) {
+func (s *Service) sameOpenAttempt(ctx context.Context, o store.Order, q order.Quote, now time.Time) (Created, bool, error) {
 	a, err := s.Store.OpenAttempt(ctx, o.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return Created{}, false, nil
@@ -283,7 +290,7 @@ func (s *Service) Payable(ctx context.Context, a store.Attempt) error {
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		ended = err != nil || !billing.PromoOpen(p, now)
+		ended = err != nil || !order.PromoOpen(p, now)
 	}
 	if !ended {
 		return nil
@@ -407,11 +414,11 @@ func (s *Service) succeed(ctx context.Context, tx *sqlx.Tx, ev payment.Event, a 
 		}
 		// The order's current payment: the order is payable again, at
 		// today's price.
-		_, err := s.Store.MoveOrder(ctx, tx, o.ID, string(billing.Pending), string(billing.Failed), now)
+		_, err := s.Store.MoveOrder(ctx, tx, o.ID, string(store.OrderPending), string(store.OrderFailed), now)
 		return err
 	}
-	for _, from := range []billing.Status{billing.Pending, billing.Failed} {
-		won, err := s.Store.MoveOrder(ctx, tx, o.ID, string(from), string(billing.Paid), now)
+	for _, from := range []store.OrderStatus{store.OrderPending, store.OrderFailed} {
+		won, err := s.Store.MoveOrder(ctx, tx, o.ID, string(from), string(store.OrderPaid), now)
 		if err != nil {
 			return err
 		}
@@ -447,7 +454,7 @@ func (s *Service) promoStands(ctx context.Context, tx *sqlx.Tx, a store.Attempt,
 	if err != nil {
 		return false, err
 	}
-	return left && billing.PromoOpen(p, paidAt), nil
+	return left && order.PromoOpen(p, paidAt), nil
 }
 
 // fail applies a payment's failure. Only the failure of the order's current
@@ -466,7 +473,7 @@ func (s *Service) fail(ctx context.Context, tx *sqlx.Tx, ev payment.Event, a sto
 	if err := s.Store.SetAttemptOutcome(ctx, tx, a.ID, store.AttemptFailed, ev.FailureCode, now); err != nil || !current {
 		return err
 	}
-	_, err := s.Store.MoveOrder(ctx, tx, o.ID, string(billing.Pending), string(billing.Failed), now)
+	_, err := s.Store.MoveOrder(ctx, tx, o.ID, string(store.OrderPending), string(store.OrderFailed), now)
 	return err
 }
 

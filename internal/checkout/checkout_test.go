@@ -16,6 +16,7 @@ import (
 
 	"selfmap/internal/checkout"
 	"selfmap/internal/mail"
+	"selfmap/internal/packs"
 	"selfmap/internal/payment"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
@@ -42,6 +43,7 @@ func newFixtureIn(t *testing.T, s *store.Store, country string) *fixture {
 	clock := func() time.Time { return f.now }
 	f.sandbox = &payment.Sandbox{Store: s, Secret: "whsec_test", Now: clock}
 	f.svc = &checkout.Service{Store: s, Provider: f.sandbox, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock,
+		Packs: &packs.Service{Store: s},
 		Mails: func(o store.Order, r store.Result, token string) ([]mail.Content, error) {
 			out := []mail.Content{{Kind: mail.KindReceipt, Subject: "Receipt " + o.OrderNumber, Text: "Thank you"}}
 			if token != "" {
@@ -83,7 +85,7 @@ func (f *fixture) status(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return o.Status
+	return string(o.Status)
 }
 
 // count counts the rows of a table, or of "table WHERE ...".

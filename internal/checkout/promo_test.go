@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"selfmap/internal/billing"
 	"selfmap/internal/checkout"
+	"selfmap/internal/order"
 	"selfmap/internal/payment"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
@@ -52,8 +52,8 @@ func (f *fixture) addOrder(t *testing.T, n int) string {
 	return o.OrderNumber
 }
 
-func (f *fixture) createWith(order, promo string) (checkout.Created, error) {
-	return f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: order, SKUID: "mbti-report", Email: "a@example.com", PromoCode: promo}, mine)
+func (f *fixture) createWith(number, promo string) (checkout.Created, error) {
+	return f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: number, SKUID: "mbti-report", Email: "a@example.com", PromoCode: promo}, mine)
 }
 
 func (f *fixture) promo(t *testing.T, code string) store.Promo {
@@ -95,11 +95,11 @@ func TestPromoWithOneUseLeftGoesToOnePayment(t *testing.T) {
 		got := make([]checkout.Created, len(orders))
 		errs := make([]error, len(orders))
 		var wg sync.WaitGroup
-		for i, order := range orders {
+		for i, number := range orders {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				got[i], errs[i] = f.createWith(order, "last")
+				got[i], errs[i] = f.createWith(number, "last")
 			}()
 		}
 		wg.Wait()
@@ -120,13 +120,13 @@ func TestPromoWithOneUseLeftGoesToOnePayment(t *testing.T) {
 			t.Errorf("uses %d after the last use was paid; want 3", p.Uses)
 		}
 		// The others pay the full price.
-		for i, order := range orders {
+		for i, number := range orders {
 			if errs[i] == nil {
 				continue
 			}
-			c, err := f.createWith(order, "")
+			c, err := f.createWith(number, "")
 			if err != nil || c.Total != 999 {
-				t.Fatalf("%s without the code: %+v %v", order, c, err)
+				t.Fatalf("%s without the code: %+v %v", number, c, err)
 			}
 			f.pay(t, c)
 		}
@@ -176,7 +176,7 @@ func TestPromoHoldIsGivenBack(t *testing.T) {
 			t.Fatalf("the use after its payment was replaced: %v", err)
 		}
 		// Left open past the hold: free again, and no card is taken on it.
-		f.now = f.now.Add(billing.PromoHold + time.Minute)
+		f.now = f.now.Add(order.PromoHold + time.Minute)
 		late, err := f.createWith(second, "ONCE")
 		if err != nil || late.Total != 499 {
 			t.Fatalf("the use after a hold ran out: %+v %v", late, err)

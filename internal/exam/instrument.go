@@ -45,6 +45,12 @@ type Instrument interface {
 	Score(answers []int, p Profile) (Scored, error)
 }
 
+// IPIPNEO120 names the IPIP-NEO-120 in exams.json and in the report
+// builders (internal/report), which are registered by instrument name.
+const IPIPNEO120 = "ipip-neo-120"
+
+// loadInstruments lists every instrument by name: a new instrument is added
+// here, and its report builder beside the others (internal/app/reports.go).
 func loadInstruments() (map[string]Instrument, error) {
 	bank, err := ipipneo.LoadBank()
 	if err != nil {
@@ -54,7 +60,7 @@ func loadInstruments() (map[string]Instrument, error) {
 	if err != nil {
 		return nil, fmt.Errorf("exam: %w", err)
 	}
-	return map[string]Instrument{"ipip-neo-120": ipipNEO{bank, norms}}, nil
+	return map[string]Instrument{IPIPNEO120: ipipNEO{bank, norms}}, nil
 }
 
 // ipipNEO adapts the IPIP-NEO-120 to the Instrument interface.
@@ -76,6 +82,11 @@ func (p ipipNEO) Questions(locale string) []Question {
 	}
 	return out
 }
+
+// NormGroup finds one of the instrument's norm groups by the label stored
+// with a result: the report words the group a result was scored against
+// with the very norms that scored it.
+func (p ipipNEO) NormGroup(label string) (ipipneo.NormGroup, bool) { return p.norms.Group(label) }
 
 func (p ipipNEO) Score(answers []int, prof Profile) (Scored, error) {
 	sex := ipipneo.SexUnknown

@@ -51,7 +51,8 @@ func (e Exam) FullVersion() string {
 
 // Registry is the catalogue of exams, read from embedded data.
 type Registry struct {
-	byID map[int]Exam
+	byID        map[int]Exam
+	instruments map[string]Instrument
 }
 
 //go:embed exams.json
@@ -68,7 +69,7 @@ func LoadRegistry() (*Registry, error) {
 	if err := json.Unmarshal(examsJSON, &list); err != nil {
 		return nil, fmt.Errorf("exam: parse exams.json: %w", err)
 	}
-	r := &Registry{byID: map[int]Exam{}}
+	r := &Registry{byID: map[int]Exam{}, instruments: instruments}
 	for _, e := range list {
 		if _, dup := r.byID[e.ID]; dup || e.ID <= 0 || len(e.Codes) == 0 || e.Parts <= 0 || e.PageSize <= 0 {
 			return nil, fmt.Errorf("exam: bad or duplicate exam %d in exams.json", e.ID)
@@ -94,6 +95,13 @@ func (r *Registry) List() []Exam {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
+}
+
+// Instrument returns an instrument by its name in exams.json (IPIPNEO120):
+// how a report builder finds the instrument whose results it reads.
+func (r *Registry) Instrument(name string) (Instrument, bool) {
+	i, ok := r.instruments[name]
+	return i, ok
 }
 
 // Exam returns an exam by id.

@@ -53,6 +53,22 @@ func New(b Buckets, l Limit, now func() time.Time) (*Store, error) {
 	return &Store{Buckets: b, Limit: l, Now: now}, nil
 }
 
+// Limits makes the stores of the limits kept in one database: the HTTP
+// layer names each limit it needs and never sees the database.
+type Limits struct {
+	Buckets Buckets
+	Now     func() time.Time
+	// Shared says whether other app instances count against the same
+	// buckets (PostgreSQL). A SQLite file serves one instance, where a
+	// bucket in the database shares nothing and only costs a write.
+	Shared bool
+}
+
+// Store returns the store of one limit.
+func (l *Limits) Store(limit Limit) (*Store, error) {
+	return New(l.Buckets, limit, l.Now)
+}
+
 // Allow takes a token from the identifier's bucket. An error means the
 // database did not answer; the caller decides whether to fail open.
 func (s *Store) Allow(identifier string) (bool, error) {

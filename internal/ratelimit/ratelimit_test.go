@@ -196,3 +196,29 @@ func TestNewRefusesEmptyLimits(t *testing.T) {
 		}
 	}
 }
+
+// Limits makes each named limit's store over its buckets and clock, and
+// refuses a limit that cannot work.
+func TestLimitsMakesStores(t *testing.T) {
+	c := newClock()
+	limits := &ratelimit.Limits{Buckets: storetest.SQLite(t), Now: c.now}
+	st, err := limits.Store(login)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range login.Burst {
+		if !allow(t, st, "203.0.113.7") {
+			t.Fatalf("request %d of the burst refused", i+1)
+		}
+	}
+	if allow(t, st, "203.0.113.7") {
+		t.Error("the request after the burst was let through")
+	}
+	c.advance(login.Interval())
+	if !allow(t, st, "203.0.113.7") {
+		t.Error("a token did not come back after one interval on the limits' clock")
+	}
+	if _, err := limits.Store(ratelimit.Limit{Name: "broken"}); err == nil {
+		t.Error("a limit without a rate or burst was accepted")
+	}
+}

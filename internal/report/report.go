@@ -1,14 +1,12 @@
 // Package report turns a scored result and figures from the database into
 // what the full report shows. Every number comes from the answers (through
 // the keying and norms of internal/exam/ipipneo) or from stored results;
-// docs/report.md says how each is computed.
+// docs/report.md says how each is computed. Each instrument has its Builder
+// (internal/report/<instrument>); the Service opens a paid report to whoever
+// may read it and builds it, for the page and the PDF alike.
 package report
 
-import (
-	"sync"
-
-	"selfmap/internal/exam/ipipneo"
-)
+import "selfmap/internal/exam/ipipneo"
 
 // Lean is one letter of the type read as a lean toward a pole.
 type Lean struct {
@@ -105,15 +103,3 @@ const FastSeconds = 120
 // AnsweredTooFast reports whether a test taking seconds (0: not known) was
 // answered under FastSeconds.
 func AnsweredTooFast(seconds int) bool { return seconds > 0 && seconds < FastSeconds }
-
-var norms = sync.OnceValues(ipipneo.LoadNorms)
-
-// NormGroup returns the norm group a result was scored against, by the
-// label stored with it.
-func NormGroup(label string) (ipipneo.NormGroup, bool) {
-	n, err := norms()
-	if err != nil {
-		return ipipneo.NormGroup{}, false
-	}
-	return n.Group(label)
-}

@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"selfmap/internal/apperr"
-	"selfmap/internal/billing"
 	"selfmap/internal/exam"
 	"selfmap/internal/geo"
 	"selfmap/internal/ids"
@@ -102,6 +101,21 @@ func (s *Service) SetEmail(ctx context.Context, r store.Result, email string) (s
 	return "", notFoundAs(s.Store.SetResultEmail(ctx, r.ID, clean, s.Now()))
 }
 
+// SetOrderEmail is SetEmail for the result of an order, named by its
+// number as the API does: an order that does not exist or whose result is
+// not the caller's (owns) is ErrNotFound.
+func (s *Service) SetOrderEmail(ctx context.Context, orderNumber, email string, owns func(string) bool) (string, error) {
+	o, err := s.Store.GetOrderByNumber(ctx, orderNumber)
+	if err != nil {
+		return "", notFoundAs(err)
+	}
+	r, err := s.Get(ctx, o.ResultID, owns)
+	if err != nil {
+		return "", err
+	}
+	return s.SetEmail(ctx, r, email)
+}
+
 // The messages of a change refused because the report is paid for.
 const (
 	MsgFrozenEmail     = "links.frozen.email"
@@ -119,7 +133,7 @@ func (s *Service) Paid(ctx context.Context, resultID string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	return billing.Status(o.Status) == billing.Paid, nil
+	return o.Paid(), nil
 }
 
 // notFoundAs turns a row that vanished mid-flow into the service's 404.

@@ -66,10 +66,14 @@ type Counters struct {
 // Notice is one activity notice: what happened, where (a country code or
 // ""), and how many minutes ago, as a bucket.
 type Notice struct {
-	Kind    string
+	Kind    store.ActivityKind
 	Country string
 	Minutes int
 }
+
+// Unlocked reports whether the notice is of a report paid for (else a test
+// completed).
+func (n Notice) Unlocked() bool { return n.Kind == store.ActivityUnlocked }
 
 // Source is where the figures come from; *store.Store is one.
 type Source interface {

@@ -33,6 +33,15 @@ type Price struct {
 	ListAmount sql.NullInt64 `db:"list_amount"`
 }
 
+// Reduced is the reference price to strike through beside Amount: only a
+// reference above the current amount is a reduction (the EU rule).
+func (p Price) Reduced() (int64, bool) {
+	if p.ListAmount.Valid && p.ListAmount.Int64 > p.Amount {
+		return p.ListAmount.Int64, true
+	}
+	return 0, false
+}
+
 // ReferenceWindow is how far before a price change the reference price of
 // a reduction is looked for.
 const ReferenceWindow = 30 * 24 * time.Hour

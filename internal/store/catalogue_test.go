@@ -168,3 +168,23 @@ func TestReferencePriceIsOnlyAPaidOne(t *testing.T) {
 		}
 	})
 }
+
+// Only a reference above the current amount is a reduction to strike
+// through.
+func TestPriceReduced(t *testing.T) {
+	for _, tc := range []struct {
+		list sql.NullInt64
+		want int64
+		ok   bool
+	}{
+		{sql.NullInt64{}, 0, false},
+		{sql.NullInt64{Int64: 999, Valid: true}, 0, false},
+		{sql.NullInt64{Int64: 500, Valid: true}, 0, false},
+		{sql.NullInt64{Int64: 2499, Valid: true}, 2499, true},
+	} {
+		got, ok := store.Price{Amount: 999, ListAmount: tc.list}.Reduced()
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("reference %+v: Reduced() = %d, %v; want %d, %v", tc.list, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -25,7 +25,7 @@ type Mail struct {
 	// Ref names what the message is about: a second message of the same
 	// kind and ref is dropped.
 	Ref       string       `db:"ref"`
-	Status    string       `db:"status"`
+	Status    MailStatus   `db:"status"`
 	CreatedAt time.Time    `db:"created_at"`
 	SentAt    sql.NullTime `db:"sent_at"`
 	// Attempts counts failed deliveries; NextAttemptAt is when the next
@@ -35,11 +35,14 @@ type Mail struct {
 	LastError     sql.NullString `db:"last_error"`
 }
 
+// MailStatus is where a message is on its way out.
+type MailStatus string
+
 // Mail states: queued until sent, or failed when delivery gave up.
 const (
-	MailQueued = "queued"
-	MailSent   = "sent"
-	MailFailed = "failed"
+	MailQueued MailStatus = "queued"
+	MailSent   MailStatus = "sent"
+	MailFailed MailStatus = "failed"
 )
 
 const mailColumns = `id, kind, to_address, locale, subject, body, html_body, ref, status, created_at, sent_at, attempts, next_attempt_at, last_error`

@@ -10,6 +10,34 @@ import (
 	"github.com/jmoiron/sqlx"
 )
 
+// OrderStatus is where an order is in its life. The store keeps the
+// stored values; internal/order keeps the moves allowed between them.
+type OrderStatus string
+
+// The order statuses, as stored.
+const (
+	OrderCreated  OrderStatus = "created"
+	OrderPending  OrderStatus = "pending"
+	OrderPaid     OrderStatus = "paid"
+	OrderFailed   OrderStatus = "failed"
+	OrderExpired  OrderStatus = "expired"
+	OrderRefunded OrderStatus = "refunded"
+)
+
+// Paid reports whether an order is paid for: what it sold is unlocked.
+func (o Order) Paid() bool { return o.Status == OrderPaid }
+
+// Bought reports whether an order was ever paid for, refunded since or not:
+// what it sold is not offered to its buyer again.
+func (o Order) Bought() bool { return o.Status == OrderPaid || o.Status == OrderRefunded }
+
+// Unpaid reports whether an order has no payment on its way: never started
+// (created), declined (failed) or expired. A pending order's payment may
+// still arrive.
+func (o Order) Unpaid() bool {
+	return o.Status == OrderCreated || o.Status == OrderFailed || o.Status == OrderExpired
+}
+
 // Attempt is one attempt at paying an order.
 type Attempt struct {
 	ID           string         `db:"id"`
@@ -69,13 +97,17 @@ var ErrPromoTaken = errors.New("store: promo code has no use left")
 // fails with ErrPromoTaken. It reports false when the order was not in one
 // of those states (another click won), and the provider references of the
 // attempts it superseded, to cancel them there.
-func (s *Store) StartPayment(ctx context.Context, o PricedOrder, from []string, a Attempt) (bool, []string, error) {
+func (s *Store) StartPayment(ctx context.Context, o PricedOrder, from []OrderStatus, a Attempt) (bool, []string, error) {
 	started := false
 	var superseded []string
+	states := make([]string, len(from))
+	for i, st := range from {
+		states[i] = string(st)
+	}
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
-		query, args, err := sqlx.In(`UPDATE orders SET status = 'pending', sku_id = ?, currency = ?, subtotal = ?, discount = ?, tax = ?,
+		query, args, err := sqlx.In(`UPDATE orders SET status = ?, sku_id = ?, currency = ?, subtotal = ?, discount = ?, tax = ?,
 			total = ?, promo_code = ?, email = ?, country = ?, updated_at = ? WHERE id = ? AND status IN (?)`,
-			o.SKUID, o.Currency, o.Subtotal, o.Discount, o.Tax, o.Total, o.Promo, o.Email, o.Country, a.CreatedAt, o.ID, from)
+			string(OrderPending), o.SKUID, o.Currency, o.Subtotal, o.Discount, o.Tax, o.Total, o.Promo, o.Email, o.Country, a.CreatedAt, o.ID, states)
 		if err != nil {
 			return err
 		}

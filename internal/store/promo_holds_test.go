@@ -40,7 +40,7 @@ func TestPromoLastUseIsHeldOnce(t *testing.T) {
 					Subtotal: 999, Discount: 100, Total: 899, Promo: sql.NullString{String: "LAST", Valid: true}}
 				a := store.Attempt{ID: fmt.Sprintf("a%d", i), OrderID: o.ID, Provider: "sandbox", Status: store.AttemptStarted, Amount: 899,
 					Currency: "USD", CreatedAt: now, UpdatedAt: now, PromoCode: o.Promo, HoldUntil: sql.NullTime{Time: hold, Valid: true}}
-				started[i], _, results[i] = s.StartPayment(ctx, o, []string{store.OrderCreated}, a)
+				started[i], _, results[i] = s.StartPayment(ctx, o, []store.OrderStatus{store.OrderCreated}, a)
 			}()
 		}
 		wg.Wait()

@@ -42,32 +42,27 @@ type (
 // Order is a report order, with what the server priced once payment
 // started.
 type Order struct {
-	ID          string    `db:"id"`
-	OrderNumber string    `db:"order_number"`
-	ResultID    string    `db:"result_id"`
-	ExamID      int       `db:"exam_id"`
-	Kind        string    `db:"kind"`
-	Status      string    `db:"status"`
-	Email       NullStr   `db:"email"`
-	SKUID       NullStr   `db:"sku_id"`
-	Currency    NullStr   `db:"currency"`
-	Subtotal    int64     `db:"subtotal"`
-	Discount    int64     `db:"discount"`
-	Tax         int64     `db:"tax"`
-	Total       int64     `db:"total"`
-	PromoCode   NullStr   `db:"promo_code"`
-	Country     NullStr   `db:"country"`
-	CreatedAt   time.Time `db:"created_at"`
-	UpdatedAt   time.Time `db:"updated_at"`
+	ID          string      `db:"id"`
+	OrderNumber string      `db:"order_number"`
+	ResultID    string      `db:"result_id"`
+	ExamID      int         `db:"exam_id"`
+	Kind        string      `db:"kind"`
+	Status      OrderStatus `db:"status"`
+	Email       NullStr     `db:"email"`
+	SKUID       NullStr     `db:"sku_id"`
+	Currency    NullStr     `db:"currency"`
+	Subtotal    int64       `db:"subtotal"`
+	Discount    int64       `db:"discount"`
+	Tax         int64       `db:"tax"`
+	Total       int64       `db:"total"`
+	PromoCode   NullStr     `db:"promo_code"`
+	Country     NullStr     `db:"country"`
+	CreatedAt   time.Time   `db:"created_at"`
+	UpdatedAt   time.Time   `db:"updated_at"`
 }
 
 const orderColumns = `id, order_number, result_id, exam_id, kind, status, email, sku_id, currency, subtotal, discount, tax, total,
 	promo_code, country, created_at, updated_at`
-
-// OrderCreated is the status of a new order; internal/billing owns the rest of the state machine.
-const (
-	OrderCreated = "created"
-)
 
 // Order kinds: the report a submission opens, and a pack of the upsell
 // steps. An order's SKU must be of its kind.
@@ -219,7 +214,7 @@ func (s *Store) PackOrders(ctx context.Context, resultID string) ([]Order, error
 // MoveOrder changes an order's status from one state to another, and only
 // from that state, through q (the store, or a transaction): of two
 // concurrent moves, one wins and the other reports false. Callers check that
-// the move is allowed (billing.CanMove).
+// the move is allowed (order.CanMove).
 func (s *Store) MoveOrder(ctx context.Context, q sqlx.ExecerContext, id, from, to string, now time.Time) (bool, error) {
 	res, err := q.ExecContext(ctx, s.DB.Rebind(`UPDATE orders SET status = ?, updated_at = ? WHERE id = ? AND status = ?`),
 		to, now.UTC(), id, from)

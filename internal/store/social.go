@@ -72,18 +72,21 @@ func (s *Store) SaveRating(ctx context.Context, resultID string, score int, now 
 	return nil
 }
 
-// The kinds of Activity.
+// ActivityKind is what happened in an Activity.
+type ActivityKind string
+
+// The kinds of Activity: a test completed, a report paid for.
 const (
-	ActivityCompleted = "completed"
-	ActivityUnlocked  = "unlocked"
+	ActivityCompleted ActivityKind = "completed"
+	ActivityUnlocked  ActivityKind = "unlocked"
 )
 
 // Activity is one recent event of an exam, with nothing that identifies the
 // person: what happened, the country they gave ("" when none), and when.
 type Activity struct {
-	Kind    string    `db:"kind"`
-	Country string    `db:"country"`
-	At      time.Time `db:"at"`
+	Kind    ActivityKind `db:"kind"`
+	Country string       `db:"country"`
+	At      time.Time    `db:"at"`
 }
 
 // RecentActivity lists, newest first, at most limit tests completed and

@@ -92,6 +92,49 @@ type Subscription struct {
 	UpdatedAt time.Time `db:"updated_at"`
 }
 
+// SubscriptionStatus is a subscription's state; the moves between states
+// are the subscription package's state machine (subscription.CanMove).
+type SubscriptionStatus string
+
+// The subscription states. Incomplete is a subscription whose first charge
+// is not settled yet: it never gives access. Canceled is the end after the
+// last renewal retry was declined (or a past-due subscription cancelled);
+// expired is the end of one cancelled at its period's end, or of one whose
+// first charge was declined.
+const (
+	SubscriptionIncomplete SubscriptionStatus = "incomplete"
+	SubscriptionTrialing   SubscriptionStatus = "trialing"
+	SubscriptionActive     SubscriptionStatus = "active"
+	SubscriptionPastDue    SubscriptionStatus = "past_due"
+	SubscriptionCanceled   SubscriptionStatus = "canceled"
+	SubscriptionExpired    SubscriptionStatus = "expired"
+)
+
+// Live reports whether a subscription in this state may still be charged
+// or give access.
+func (st SubscriptionStatus) Live() bool {
+	return st == SubscriptionIncomplete || st == SubscriptionTrialing || st == SubscriptionActive || st == SubscriptionPastDue
+}
+
+// Ended reports whether the state is final (canceled or expired).
+func (st SubscriptionStatus) Ended() bool {
+	return st == SubscriptionCanceled || st == SubscriptionExpired
+}
+
+// State is the subscription's status as its typed value, so callers ask
+// it (sub.State().Live()) instead of comparing strings.
+func (sub Subscription) State() SubscriptionStatus { return SubscriptionStatus(sub.Status) }
+
+// Live reports whether the subscription may still be charged or give
+// access (incomplete, trialing, active or past due).
+func (sub Subscription) Live() bool { return sub.State().Live() }
+
+// Ended reports whether the subscription is over (canceled or expired).
+func (sub Subscription) Ended() bool { return sub.State().Ended() }
+
+// PastDue reports whether the subscription's renewal is being retried.
+func (sub Subscription) PastDue() bool { return sub.State() == SubscriptionPastDue }
+
 const subscriptionColumns = `id, customer_id, email, locale, country, plan_id, status, price, currency, current_period_start,
 	current_period_end, trial_end, cancel_at_period_end, canceled_at, ended_at, provider, provider_ref, payment_method_ref,
 	card_brand, card_last4, version, created_at, updated_at`
@@ -128,6 +171,9 @@ const (
 	InvoiceFailed  = "failed"
 	InvoiceVoid    = "void"
 )
+
+// Paid reports whether the invoice was charged.
+func (inv Invoice) Paid() bool { return inv.Status == InvoicePaid }
 
 const invoiceColumns = `id, subscription_id, kind, plan_id, period_start, period_end, amount, currency, status, attempts,
 	attempt_open, next_attempt_at, idempotency_key, provider_ref, failure_code, paid_at, created_at, updated_at`

@@ -607,88 +607,131 @@ func invoiceKind(reason string, sub store.Subscription) string {
 // while the provider will try again. A declined first payment or upgrade
 // changes nothing here: the request that made it answers it.
 func (s *Service) applyInvoice(ctx context.Context, tx *sqlx.Tx, sub store.Subscription, bi payment.BillingInvoice, paid bool, at time.Time) error {
-	kind := invoiceKind(bi.BillingReason, sub)
-	planID := sub.PlanID
-	if bi.PriceRef != "" {
-		// The plan the invoice bills, which for an upgrade whose answer
-		// is not applied yet is not the subscription's plan.
-		p, err := s.Store.StripePriceByID(ctx, tx, bi.PriceRef)
-		if err != nil && !errors.Is(err, store.ErrNotFound) {
-			return err
-		}
-		if err == nil && p.Kind == "recurring" {
-			planID = p.PlanID
-		}
+	ev := invoiceEvent{bi: bi, kind: invoiceKind(bi.BillingReason, sub), paid: paid, at: at}
+	planID, err := s.invoicePlan(ctx, tx, sub, bi)
+	if err != nil {
+		return err
 	}
-	row := store.Invoice{ID: ids.New(), SubscriptionID: sub.ID, Kind: kind, PlanID: planID, PeriodStart: bi.PeriodStart,
+	row := providerInvoice(sub.ID, ev, planID)
+	ev.inv, ev.recorded, err = s.Store.RecordProviderInvoice(ctx, tx, row, bi.Ref)
+	if err != nil {
+		return err
+	}
+	if !ev.recorded {
+		s.Logger.WarnContext(ctx, "subscription: provider invoice's period already recorded", "subscription", sub.ID, "invoice", bi.Ref)
+		ev.inv = row
+	}
+	if ev.old, err = s.stale(ctx, tx, sub.ID, at); err != nil {
+		return err
+	}
+	err = s.update(ctx, tx, sub.ID, func(sub *store.Subscription) ([]mailKind, error) {
+		return s.followInvoice(ctx, sub, ev), nil
+	})
+	if err != nil || ev.old {
+		return err
+	}
+	return s.Store.MarkSubscriptionSynced(ctx, tx, sub.ID, at)
+}
+
+// invoiceEvent is a provider's invoice as applyInvoice applies it: what it
+// paid for, whether it was paid, our record of it (recorded false when its
+// period was recorded before), and whether an answer newer than at was
+// already applied (old).
+type invoiceEvent struct {
+	bi       payment.BillingInvoice
+	kind     string
+	paid     bool
+	at       time.Time
+	inv      store.Invoice
+	recorded bool
+	old      bool
+}
+
+// invoicePlan is the plan a provider's invoice bills, which for an upgrade
+// whose answer is not applied yet is not the subscription's plan.
+func (s *Service) invoicePlan(ctx context.Context, tx *sqlx.Tx, sub store.Subscription, bi payment.BillingInvoice) (string, error) {
+	if bi.PriceRef == "" {
+		return sub.PlanID, nil
+	}
+	p, err := s.Store.StripePriceByID(ctx, tx, bi.PriceRef)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	if err == nil && p.Kind == "recurring" {
+		return p.PlanID, nil
+	}
+	return sub.PlanID, nil
+}
+
+// providerInvoice is our row of a provider's invoice.
+func providerInvoice(subID string, ev invoiceEvent, planID string) store.Invoice {
+	bi, at := ev.bi, ev.at
+	row := store.Invoice{ID: ids.New(), SubscriptionID: subID, Kind: ev.kind, PlanID: planID, PeriodStart: bi.PeriodStart,
 		PeriodEnd: bi.PeriodEnd, Amount: bi.Amount, Currency: bi.Currency, Status: store.InvoiceFailed, Attempts: bi.Attempts,
 		NextAttemptAt: bi.NextAttempt, ProviderRef: sql.NullString{String: bi.Ref, Valid: true},
 		FailureCode: sql.NullString{String: bi.FailureCode, Valid: bi.FailureCode != ""}, CreatedAt: at, UpdatedAt: at}
 	if row.NextAttemptAt.IsZero() {
 		row.NextAttemptAt = at
 	}
-	if paid {
+	if ev.paid {
 		row.Status, row.PaidAt = store.InvoicePaid, sql.NullTime{Time: at, Valid: true}
 	}
-	inv, recorded, err := s.Store.RecordProviderInvoice(ctx, tx, row, bi.Ref)
-	if err != nil {
-		return err
+	return row
+}
+
+// followInvoice is what a provider's invoice does to its subscription,
+// and the mails it sends.
+func (s *Service) followInvoice(ctx context.Context, sub *store.Subscription, ev invoiceEvent) []mailKind {
+	if !sub.ProviderRef.Valid && ev.bi.SubscriptionRef != "" {
+		// A start whose answer was lost learns its Stripe subscription
+		// from the first invoice, so cancel and upgrade can reach it.
+		sub.ProviderRef = sql.NullString{String: ev.bi.SubscriptionRef, Valid: true}
 	}
-	if !recorded {
-		s.Logger.WarnContext(ctx, "subscription: provider invoice's period already recorded", "subscription", sub.ID, "invoice", bi.Ref)
-		inv = row
+	if ev.paid {
+		return s.followPaidInvoice(ctx, sub, ev)
 	}
-	old, err := s.stale(ctx, tx, sub.ID, at)
-	if err != nil {
-		return err
+	from := Status(sub.Status)
+	if ev.old || ev.inv.Status == store.InvoicePaid || ev.kind != KindRenewal || (from != Trialing && from != Active && from != PastDue) {
+		return nil
 	}
-	err = s.update(ctx, tx, sub.ID, func(sub *store.Subscription) ([]mailKind, error) {
-		from := Status(sub.Status)
-		if !sub.ProviderRef.Valid && bi.SubscriptionRef != "" {
-			// A start whose answer was lost learns its Stripe subscription
-			// from the first invoice, so cancel and upgrade can reach it.
-			sub.ProviderRef = sql.NullString{String: bi.SubscriptionRef, Valid: true}
-		}
-		if paid {
-			if !from.Live() {
-				s.Logger.ErrorContext(ctx, "subscription: invoice paid for a subscription that ended: refund it",
-					"subscription", sub.ID, "invoice", bi.Ref, "status", sub.Status)
-				return nil, nil
-			}
-			if !old {
-				to := from
-				switch {
-				case from == Incomplete && kind == KindTrial:
-					to = Trialing
-				case from == Incomplete || from == PastDue || (from == Trialing && kind != KindTrial):
-					to = Active
-				}
-				sub.Status = string(to)
-				if kind != KindTrial && sub.TrialEnd.Valid && sub.TrialEnd.Time.After(at) {
-					sub.TrialEnd.Time = at
-				}
-				if bi.PeriodEnd.After(sub.CurrentPeriodEnd) {
-					sub.CurrentPeriodStart, sub.CurrentPeriodEnd = bi.PeriodStart, bi.PeriodEnd
-				}
-			}
-			if !recorded {
-				return nil, nil
-			}
-			return []mailKind{{kind: mailReceipt, inv: inv}}, nil
-		}
-		if old || inv.Status == store.InvoicePaid || kind != KindRenewal || (from != Trialing && from != Active && from != PastDue) {
-			return nil, nil
-		}
-		sub.Status = string(PastDue)
-		if bi.NextAttempt.IsZero() {
-			// The last try: the provider ends (or marks unpaid) the
-			// subscription next, and that mail says so.
-			return nil, nil
-		}
-		return []mailKind{{kind: mailPaymentFailed, inv: inv}}, nil
-	})
-	if err != nil || old {
-		return err
+	sub.Status = string(PastDue)
+	if ev.bi.NextAttempt.IsZero() {
+		// The last try: the provider ends (or marks unpaid) the
+		// subscription next, and that mail says so.
+		return nil
 	}
-	return s.Store.MarkSubscriptionSynced(ctx, tx, sub.ID, at)
+	return []mailKind{{kind: mailPaymentFailed, inv: ev.inv}}
+}
+
+// followPaidInvoice moves a subscription whose invoice was paid: a first
+// trial payment makes it trialing; any other payment (first, renewal,
+// retry, upgrade) active, ending a trial early and moving its period
+// forward. The receipt is mailed once, when the invoice is first recorded.
+func (s *Service) followPaidInvoice(ctx context.Context, sub *store.Subscription, ev invoiceEvent) []mailKind {
+	from := Status(sub.Status)
+	if !from.Live() {
+		s.Logger.ErrorContext(ctx, "subscription: invoice paid for a subscription that ended: refund it",
+			"subscription", sub.ID, "invoice", ev.bi.Ref, "status", sub.Status)
+		return nil
+	}
+	if !ev.old {
+		to := from
+		switch {
+		case from == Incomplete && ev.kind == KindTrial:
+			to = Trialing
+		case from == Incomplete || from == PastDue || (from == Trialing && ev.kind != KindTrial):
+			to = Active
+		}
+		sub.Status = string(to)
+		if ev.kind != KindTrial && sub.TrialEnd.Valid && sub.TrialEnd.Time.After(ev.at) {
+			sub.TrialEnd.Time = ev.at
+		}
+		if ev.bi.PeriodEnd.After(sub.CurrentPeriodEnd) {
+			sub.CurrentPeriodStart, sub.CurrentPeriodEnd = ev.bi.PeriodStart, ev.bi.PeriodEnd
+		}
+	}
+	if !ev.recorded {
+		return nil
+	}
+	return []mailKind{{kind: mailReceipt, inv: ev.inv}}
 }

@@ -38,6 +38,19 @@ type Service struct {
 	// RemindBefore is how long before a renewal the reminder is mailed.
 	// Default DefaultRemindBefore.
 	RemindBefore time.Duration
+	// ReportPaid reports whether a result's report is paid: an unpaid
+	// newest result is offered the trial for OfferWindow (offer.go). Nil:
+	// no report is offered a deadline.
+	ReportPaid func(ctx context.Context, resultID string) (bool, error)
+	// CardAttempts limits the cards one account may try to subscribe
+	// with, wherever it connects from (card testing). Nil: no limit.
+	CardAttempts Limiter
+}
+
+// Limiter admits or refuses one more attempt by an identifier (a shared
+// rate limit such as ratelimit.Store).
+type Limiter interface {
+	Allow(identifier string) (bool, error)
 }
 
 // Defaults of the Service's settings.
@@ -137,38 +150,13 @@ func (s *Service) start(ctx context.Context, in StartInput, payNow bool) (store.
 	if _, err := s.recurring(); err != nil && !billing {
 		return store.Subscription{}, err
 	}
-	email, msg := validate.Email(in.Email)
-	if msg != "" {
-		return store.Subscription{}, apperr.BadRequest(msg, nil)
-	}
-	if in.CustomerID == "" || in.Method.Ref == "" {
-		return store.Subscription{}, errors.New("subscription: start needs a customer and a saved method")
-	}
-	country := in.Country
-	if country == "" {
-		country = "*"
-	}
-	plan, err := s.Store.GetPlan(ctx, in.PlanID, country)
-	if errors.Is(err, store.ErrNotFound) {
-		return store.Subscription{}, ErrUnknownPlan
-	}
+	email, plan, err := s.startPlan(ctx, in)
 	if err != nil {
 		return store.Subscription{}, err
 	}
 	now := s.now()
-	kind, amount, end := KindPayNow, plan.Price, time.Time{}
-	trialEnd := sql.NullTime{}
-	if !payNow && plan.HasTrial() {
-		used, err := s.Store.HadTrial(ctx, in.CustomerID, email)
-		if err != nil {
-			return store.Subscription{}, err
-		}
-		if used {
-			return store.Subscription{}, ErrTrialUsed
-		}
-		kind, amount, end = KindTrial, plan.TrialPrice.Int64, now.AddDate(0, 0, plan.TrialDays)
-		trialEnd = sql.NullTime{Time: end, Valid: true}
-	} else if end, err = AddPeriod(now, plan.Interval, plan.Period); err != nil {
+	first, err := s.firstPeriod(ctx, in, email, plan, payNow, now)
+	if err != nil {
 		return store.Subscription{}, err
 	}
 	if in.PromoCode != "" && billing {
@@ -177,25 +165,98 @@ func (s *Service) start(ctx context.Context, in StartInput, payNow bool) (store.
 		return store.Subscription{}, ErrPromoUnknown
 	}
 	if in.PromoCode != "" {
-		if amount, err = s.promoAmount(ctx, in.PromoCode, plan, payNow, now); err != nil {
+		if first.amount, err = s.promoAmount(ctx, in.PromoCode, plan, payNow, now); err != nil {
 			return store.Subscription{}, err
 		}
 	}
-	sub := store.Subscription{ID: ids.New(), CustomerID: in.CustomerID, Email: email, Locale: in.Locale, Country: country,
+	sub := s.newSubscription(in, email, plan, first, now)
+	if billing {
+		return s.startBilling(ctx, b, sub, plan, first.kind == KindTrial)
+	}
+	return s.startCharged(ctx, sub, plan, first, now)
+}
+
+// startPlan checks who subscribes and reads the plan they chose, priced
+// for their country (the default price when they gave none).
+func (s *Service) startPlan(ctx context.Context, in StartInput) (string, store.PricedPlan, error) {
+	email, msg := validate.Email(in.Email)
+	if msg != "" {
+		return "", store.PricedPlan{}, apperr.BadRequest(msg, nil)
+	}
+	if in.CustomerID == "" || in.Method.Ref == "" {
+		return "", store.PricedPlan{}, errors.New("subscription: start needs a customer and a saved method")
+	}
+	plan, err := s.Store.GetPlan(ctx, in.PlanID, startCountry(in))
+	if errors.Is(err, store.ErrNotFound) {
+		return "", store.PricedPlan{}, ErrUnknownPlan
+	}
+	if err != nil {
+		return "", store.PricedPlan{}, err
+	}
+	return email, plan, nil
+}
+
+// startCountry is the country a start is priced for: '*' (the default
+// price) when none is given.
+func startCountry(in StartInput) string {
+	if in.Country == "" {
+		return "*"
+	}
+	return in.Country
+}
+
+// first is a start's first charge: what it pays for, its amount, and the
+// end of the trial or first period it pays.
+type first struct {
+	kind     string
+	amount   int64
+	end      time.Time
+	trialEnd sql.NullTime
+}
+
+// firstPeriod is the first charge of a start at now: the plan's trial,
+// unless the customer asks to pay now, the plan has none, or the customer
+// (by account or address) paid for a trial before (ErrTrialUsed); else
+// the plan's price for a first full period. No promo is taken off yet.
+func (s *Service) firstPeriod(ctx context.Context, in StartInput, email string, plan store.PricedPlan, payNow bool, now time.Time) (first, error) {
+	if payNow || !plan.HasTrial() {
+		end, err := AddPeriod(now, plan.Interval, plan.Period)
+		return first{kind: KindPayNow, amount: plan.Price, end: end}, err
+	}
+	used, err := s.Store.HadTrial(ctx, in.CustomerID, email)
+	if err != nil {
+		return first{}, err
+	}
+	if used {
+		return first{}, ErrTrialUsed
+	}
+	end := now.AddDate(0, 0, plan.TrialDays)
+	return first{kind: KindTrial, amount: plan.TrialPrice.Int64, end: end, trialEnd: sql.NullTime{Time: end, Valid: true}}, nil
+}
+
+// newSubscription is the row of a start, incomplete until its first charge
+// is settled.
+func (s *Service) newSubscription(in StartInput, email string, plan store.PricedPlan, f first, now time.Time) store.Subscription {
+	sub := store.Subscription{ID: ids.New(), CustomerID: in.CustomerID, Email: email, Locale: in.Locale, Country: startCountry(in),
 		PlanID: plan.ID, Status: string(Incomplete), Price: plan.Price, Currency: plan.Currency, CurrentPeriodStart: now,
-		CurrentPeriodEnd: end, TrialEnd: trialEnd, Provider: s.Provider.Name(),
+		CurrentPeriodEnd: f.end, TrialEnd: f.trialEnd, Provider: s.Provider.Name(),
 		PaymentMethodRef: sql.NullString{String: in.Method.Ref, Valid: true},
 		CardBrand:        sql.NullString{String: in.Method.Brand, Valid: in.Method.Brand != ""},
 		CardLast4:        sql.NullString{String: in.Method.Last4, Valid: in.Method.Last4 != ""}, CreatedAt: now, UpdatedAt: now}
 	if sub.Locale == "" {
 		sub.Locale = "en"
 	}
-	if billing {
-		return s.startBilling(ctx, b, sub, plan, kind == KindTrial)
-	}
+	return sub
+}
+
+// startCharged records a start with its first invoice and charges it
+// through our own recurring charges (the sandbox). A second start while
+// one is live records nothing and answers ErrAlreadySubscribed; a declined
+// card answers ErrDeclined with the subscription it expired.
+func (s *Service) startCharged(ctx context.Context, sub store.Subscription, plan store.PricedPlan, f first, now time.Time) (store.Subscription, error) {
 	// The first attempt is claimed as the invoice is written, so the
 	// renewal job leaves it to this request unless the request dies.
-	inv := s.newInvoice(sub, kind, plan.ID, now, end, amount, now)
+	inv := s.newInvoice(sub, f.kind, plan.ID, now, f.end, f.amount, now)
 	inv.Attempts, inv.AttemptOpen, inv.NextAttemptAt = 1, true, now.Add(s.lease())
 	inv.IdempotencyKey = sql.NullString{String: invoiceKey(sub.ID, now, 1), Valid: true}
 	started, err := s.Store.StartSubscription(ctx, sub, inv)

@@ -8,23 +8,22 @@ package subscription
 import (
 	"fmt"
 	"time"
+
+	"selfmap/internal/store"
 )
 
-// Status is a subscription's state.
-type Status string
+// Status is a subscription's state: the store's typed status, named here
+// beside the state machine that moves it (CanMove).
+type Status = store.SubscriptionStatus
 
-// The subscription states. Incomplete is a subscription whose first
-// charge is not settled yet: it never gives access. Canceled is the end
-// after the last renewal retry was declined (or a past-due subscription
-// cancelled); expired is the end of one cancelled at its period's end, or
-// of one whose first charge was declined.
+// The subscription states (see store.SubscriptionStatus).
 const (
-	Incomplete Status = "incomplete"
-	Trialing   Status = "trialing"
-	Active     Status = "active"
-	PastDue    Status = "past_due"
-	Canceled   Status = "canceled"
-	Expired    Status = "expired"
+	Incomplete = store.SubscriptionIncomplete
+	Trialing   = store.SubscriptionTrialing
+	Active     = store.SubscriptionActive
+	PastDue    = store.SubscriptionPastDue
+	Canceled   = store.SubscriptionCanceled
+	Expired    = store.SubscriptionExpired
 )
 
 // transitions lists where each state may go. A renewal paid keeps an
@@ -45,12 +44,6 @@ func CanMove(from, to Status) bool {
 		}
 	}
 	return false
-}
-
-// Live reports whether a subscription in this state may still be charged
-// or give access.
-func (s Status) Live() bool {
-	return s == Incomplete || s == Trialing || s == Active || s == PastDue
 }
 
 // Invoice kinds: what a charge pays for.

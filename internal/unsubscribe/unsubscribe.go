@@ -140,6 +140,32 @@ func (s *Service) Check(ctx context.Context, token string) (store.CancelLink, []
 	return link, live, nil
 }
 
+// Preview is what following a link would cancel.
+type Preview struct {
+	// None: the mailbox has nothing left to cancel.
+	None bool
+	// AccessUntil is the latest end of access among its subscriptions
+	// (the end of their periods; a past-due one would end at once); zero
+	// when none keeps access.
+	AccessUntil time.Time
+}
+
+// Preview reads what a link would cancel, changing nothing; it refuses a
+// link as Check does.
+func (s *Service) Preview(ctx context.Context, token string) (Preview, error) {
+	_, live, err := s.Check(ctx, token)
+	if err != nil {
+		return Preview{}, err
+	}
+	p := Preview{None: len(live) == 0}
+	for _, sub := range live {
+		if !sub.PastDue() && sub.CurrentPeriodEnd.After(p.AccessUntil) {
+			p.AccessUntil = sub.CurrentPeriodEnd
+		}
+	}
+	return p, nil
+}
+
 // Outcome is what following a link did.
 type Outcome struct {
 	// Canceled are the subscriptions as they are after the cancel.
@@ -166,7 +192,7 @@ func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
 			return Outcome{}, Failed(err)
 		}
 		out.Canceled = append(out.Canceled, done)
-		if done.CancelAtPeriodEnd && subscription.Status(done.Status).Live() && done.CurrentPeriodEnd.After(out.AccessUntil) {
+		if done.CancelAtPeriodEnd && done.Live() && done.CurrentPeriodEnd.After(out.AccessUntil) {
 			out.AccessUntil = done.CurrentPeriodEnd
 		}
 	}

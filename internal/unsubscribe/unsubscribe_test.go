@@ -121,6 +121,9 @@ func TestSendAndConfirm(t *testing.T) {
 		if _, _, err := f.svc.Check(ctx, token); err != nil {
 			t.Fatalf("check: %v", err)
 		}
+		if p, err := f.svc.Preview(ctx, token); err != nil || p.None || !p.AccessUntil.Equal(sub.CurrentPeriodEnd) {
+			t.Fatalf("preview: %+v %v", p, err)
+		}
 		if got, _ := s.GetSubscription(ctx, s.DB, sub.ID); got.CancelAtPeriodEnd {
 			t.Fatal("checking a link cancelled")
 		}
@@ -136,6 +139,9 @@ func TestSendAndConfirm(t *testing.T) {
 		mails := f.count(t, "mail_outbox")
 		if _, err := f.svc.Confirm(ctx, token); !errors.Is(err, unsubscribe.ErrLinkUsed) {
 			t.Errorf("a replay: %v", err)
+		}
+		if _, err := f.svc.Preview(ctx, token); !errors.Is(err, unsubscribe.ErrLinkUsed) {
+			t.Errorf("a used link's preview: %v", err)
 		}
 		again, _ := s.GetSubscription(ctx, s.DB, sub.ID)
 		if again.Version != got.Version || f.count(t, "mail_outbox") != mails {
@@ -218,6 +224,26 @@ func TestConfirmRace(t *testing.T) {
 		if !got.CancelAtPeriodEnd || f.count(t, "mail_outbox WHERE kind = 'subscription_canceled'") != 1 ||
 			f.count(t, "cancel_links WHERE used_at IS NULL") != 0 {
 			t.Errorf("after racing confirms: %+v", got)
+		}
+	})
+}
+
+// A past-due subscription ends at once when cancelled: the link's preview
+// promises no access for it.
+func TestPreviewPastDue(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		f, sub := newFixture(t, s)
+		ctx := context.Background()
+		if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE subscriptions SET status = ? WHERE id = ?`), string(subscription.PastDue), sub.ID); err != nil {
+			t.Fatal(err)
+		}
+		en, _ := i18n.ByTag("en")
+		if err := f.svc.Send(ctx, "ana@example.com", en, "BMBTI-1807"); err != nil {
+			t.Fatal(err)
+		}
+		p, err := f.svc.Preview(ctx, f.tokens[0])
+		if err != nil || p.None || !p.AccessUntil.IsZero() {
+			t.Fatalf("preview: %+v %v", p, err)
 		}
 	})
 }

@@ -16,9 +16,10 @@ type Purchase struct {
 	ResultEmail string
 	// Report is the report order's status (default created, unpaid) and
 	// ReportEmail its address.
-	Report, ReportEmail string
+	Report      store.OrderStatus
+	ReportEmail string
 	// Pack, when set, adds a pack order with this status and ReportEmail.
-	Pack string
+	Pack store.OrderStatus
 	At   time.Time
 }
 

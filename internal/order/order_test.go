@@ -1,4 +1,4 @@
-package billing
+package order
 
 import (
 	"database/sql"
@@ -69,14 +69,18 @@ func TestPrice(t *testing.T) {
 }
 
 func TestStateMachine(t *testing.T) {
-	allowed := map[[2]Status]bool{
-		{Created, Pending}: true, {Created, Expired}: true, {Pending, Paid}: true, {Pending, Failed}: true,
-		{Pending, Expired}: true, {Failed, Pending}: true, {Failed, Paid}: true, {Failed, Expired}: true, {Paid, Refunded}: true,
+	const (
+		created, pending, paid    = store.OrderCreated, store.OrderPending, store.OrderPaid
+		failed, expired, refunded = store.OrderFailed, store.OrderExpired, store.OrderRefunded
+	)
+	allowed := map[[2]store.OrderStatus]bool{
+		{created, pending}: true, {created, expired}: true, {pending, paid}: true, {pending, failed}: true,
+		{pending, expired}: true, {failed, pending}: true, {failed, paid}: true, {failed, expired}: true, {paid, refunded}: true,
 	}
-	all := []Status{Created, Pending, Paid, Failed, Expired, Refunded}
+	all := []store.OrderStatus{created, pending, paid, failed, expired, refunded}
 	for _, from := range all {
 		for _, to := range all {
-			if got := CanMove(from, to); got != allowed[[2]Status{from, to}] {
+			if got := CanMove(from, to); got != allowed[[2]store.OrderStatus{from, to}] {
 				t.Errorf("CanMove(%s, %s) = %v", from, to, got)
 			}
 		}

@@ -1,19 +1,18 @@
-package handlers
+package ipipneo
 
 import (
 	"strconv"
 	"strings"
 
-	"selfmap/internal/exam/ipipneo"
+	neo "selfmap/internal/exam/ipipneo"
 	"selfmap/internal/i18n"
 	"selfmap/internal/report"
-	"selfmap/views"
 )
 
 // shareOf words one share of results: "12.5% of 1,204 results" when the
 // group has report.MinSample results, otherwise that there are too few.
-func shareOf(t *i18n.Translator, l i18n.Locale, label string, sh report.Share) views.ReportShare {
-	out := views.ReportShare{Label: t.T(label), Enough: sh.Enough()}
+func shareOf(t *i18n.Translator, l i18n.Locale, label string, sh report.Share) Share {
+	out := Share{Label: t.T(label), Enough: sh.Enough()}
 	if out.Enough {
 		out.Value = t.TD("shares.value", map[string]any{"Percent": formatPercent(sh.Percent(), l.Tag), "N": sh.N})
 	} else {
@@ -24,12 +23,12 @@ func shareOf(t *i18n.Translator, l i18n.Locale, label string, sh report.Share) v
 
 // normGroupWords names a norm group in words ("women aged 21 to 40"),
 // never by its stored code.
-func normGroupWords(t *i18n.Translator, g ipipneo.NormGroup) string {
+func normGroupWords(t *i18n.Translator, g neo.NormGroup) string {
 	who := "people"
 	switch g.Sex {
-	case ipipneo.Female:
+	case neo.Female:
 		who = "women"
-	case ipipneo.Male:
+	case neo.Male:
 		who = "men"
 	}
 	if g.AgeMin == 0 {
@@ -40,7 +39,7 @@ func normGroupWords(t *i18n.Translator, g ipipneo.NormGroup) string {
 
 // normLine puts a domain's raw score beside its comparison group's mean and
 // standard deviation; "" when the group is not known.
-func normLine(t *i18n.Translator, l i18n.Locale, sc ipipneo.Scale, g ipipneo.NormGroup, domain string) string {
+func normLine(t *i18n.Translator, l i18n.Locale, sc neo.Scale, g neo.NormGroup, domain string) string {
 	n, ok := g.Scales[domain]
 	if !ok {
 		return ""
@@ -58,4 +57,16 @@ func formatDecimal(v float64, tag string) string {
 		return strings.Replace(n, ".", ",", 1)
 	}
 	return n
+}
+
+// formatPercent writes a share with one decimal as the locale writes
+// percentages: 6.3% in English, Chinese, Japanese and Korean, 6,3 % in
+// French, Spanish and German (a no-break space), 6,3% in Portuguese.
+func formatPercent(v float64, tag string) string {
+	n := formatDecimal(v, tag)
+	switch tag {
+	case "fr", "es", "de":
+		return n + "\u00a0%"
+	}
+	return n + "%"
 }

@@ -1,48 +1,41 @@
-// Package billing prices orders and keeps their states honest. The server
+// Package order prices orders and keeps their states honest. The server
 // computes every amount from the SKU, the country and the promo code; a
-// client never sends one.
-package billing
+// client never sends one. (Recurring subscription charges, "billing" in
+// Stripe's sense, are internal/subscription's.)
+package order
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"selfmap/internal/apperr"
 	"selfmap/internal/store"
 )
 
-// Status is an order's state.
-type Status string
-
-// The order states.
-const (
-	Created  Status = "created"
-	Pending  Status = "pending"
-	Paid     Status = "paid"
-	Failed   Status = "failed"
-	Expired  Status = "expired"
-	Refunded Status = "refunded"
-)
-
-// transitions lists where each state may go. A decline or a failed 3-D
-// Secure step leaves the order payable again (failed -> pending); money
+// transitions lists where each order state may go. A decline or a failed
+// 3-D Secure step leaves the order payable again (failed -> pending); money
 // that arrives after a failure still pays it (failed -> paid); paid is
 // final but for a refund.
-var transitions = map[Status][]Status{
-	Created: {Pending, Expired},
-	Pending: {Paid, Failed, Expired},
-	Failed:  {Pending, Paid, Expired},
-	Paid:    {Refunded},
+var transitions = map[store.OrderStatus][]store.OrderStatus{
+	store.OrderCreated: {store.OrderPending, store.OrderExpired},
+	store.OrderPending: {store.OrderPaid, store.OrderFailed, store.OrderExpired},
+	store.OrderFailed:  {store.OrderPending, store.OrderPaid, store.OrderExpired},
+	store.OrderPaid:    {store.OrderRefunded},
 }
 
 // CanMove reports whether an order may go from one state to another.
-func CanMove(from, to Status) bool {
-	for _, s := range transitions[from] {
-		if s == to {
-			return true
-		}
+func CanMove(from, to store.OrderStatus) bool {
+	return slices.Contains(transitions[from], to)
+}
+
+// PriceCountry is where a result's orders are priced: the country the
+// test-taker gave with their details, or the default price ("*").
+func PriceCountry(r store.Result) string {
+	if r.Country.Valid && r.Country.String != "" {
+		return r.Country.String
 	}
-	return false
+	return "*"
 }
 
 // Quote is the server's price of one SKU for one buyer.
@@ -112,7 +105,7 @@ func promoDiscount(p store.Promo, q Quote, now time.Time) (int64, error) {
 	switch p.Kind {
 	case "percent":
 		if p.Value < 1 || p.Value > 100 {
-			return 0, fmt.Errorf("billing: promo %s has percent %d", p.Code, p.Value)
+			return 0, fmt.Errorf("order: promo %s has percent %d", p.Code, p.Value)
 		}
 		d = (q.Subtotal*p.Value + 50) / 100
 	case "fixed":
@@ -121,7 +114,7 @@ func promoDiscount(p store.Promo, q Quote, now time.Time) (int64, error) {
 		}
 		d = p.Value
 	default:
-		return 0, fmt.Errorf("billing: promo %s has kind %q", p.Code, p.Kind)
+		return 0, fmt.Errorf("order: promo %s has kind %q", p.Code, p.Kind)
 	}
 	return min(d, q.Subtotal), nil
 }

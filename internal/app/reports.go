@@ -1,0 +1,84 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"selfmap/handlers"
+	"selfmap/internal/exam"
+	"selfmap/internal/jobs"
+	"selfmap/internal/mail"
+	"selfmap/internal/pdf"
+	"selfmap/internal/report"
+	neoreport "selfmap/internal/report/ipipneo"
+	"selfmap/internal/reportpdf"
+)
+
+// reportBuilders are the report builders of the instruments, one each, by
+// the instrument's name: a new instrument (exam.loadInstruments) adds its
+// builder here. Every exam's instrument must have one, or the start fails.
+func reportBuilders(exams *exam.Registry, stats *report.StatsCache) (report.Builders, error) {
+	inst, _ := exams.Instrument(exam.IPIPNEO120)
+	neo, err := neoreport.New(inst, stats)
+	if err != nil {
+		return nil, err
+	}
+	b := report.Builders{exam.IPIPNEO120: neo}
+	return b, b.Check(exams)
+}
+
+// wireReports builds the report side in order, with nothing half-built:
+// the report service, the PDF renderer given it, the job queue given the
+// renderer (withJobs), then the PDF downloads given the queue. Without a
+// queue a PDF is printed in the request that asks for it (the HTTP tests,
+// tools). It fills d.Reports and d.PDFs, and a.Jobs when withJobs.
+func (a *App) wireReports(d *handlers.Deps, withJobs bool) error {
+	stats := &report.StatsCache{Store: d.Store, Now: time.Now, TTL: time.Minute}
+	builders, err := reportBuilders(d.Exams, stats)
+	if err != nil {
+		return err
+	}
+	d.Reports = &report.Service{Store: d.Store, Exams: d.Exams, Builders: builders, Catalog: d.Catalog, Results: d.Results,
+		Retrieval: d.Retrieval, Packs: d.Packs, Logger: d.Logger, Now: time.Now}
+	printer, err := pdf.Find(d.Config.ChromiumPath)
+	if err != nil {
+		d.Logger.Warn("app: PDF reports are off", "err", err)
+	}
+	renderer := &reportpdf.Renderer{Reports: d.Reports, Store: d.Store, Printer: printer, Catalog: d.Catalog, Assets: d.Assets,
+		BaseURL: d.Config.BaseURL, Now: time.Now}
+	enqueue := func(ctx context.Context, resultID, locale string, _ int) error {
+		return renderer.Render(ctx, resultID, locale)
+	}
+	if withJobs {
+		q, err := a.newQueue(d, renderer.Render)
+		if err != nil {
+			return err
+		}
+		a.Jobs = q
+		enqueue = func(ctx context.Context, resultID, locale string, packs int) error {
+			return q.Insert(ctx, jobs.ReportPDFArgs{ResultID: resultID, Locale: locale, Packs: packs}, nil)
+		}
+	}
+	if printer == nil {
+		enqueue = nil
+	}
+	d.PDFs = &report.PDFs{Store: d.Store, Packs: d.Packs, Enqueue: enqueue}
+	return nil
+}
+
+// newQueue builds the job queue with every worker, not started: the mail
+// outbox (when MAIL_URL is set), payment reconciliation, the sandbox's
+// subscription renewals and the report PDFs.
+func (a *App) newQueue(d *handlers.Deps, renderPDF func(ctx context.Context, resultID, locale string) error) (*jobs.Queue, error) {
+	deps := jobs.Deps{Store: d.Store, Logger: d.Logger, Reconcile: a.Checkout.Reconcile, RenderPDF: renderPDF}
+	if a.Subscriptions != nil {
+		deps.RenewSubscriptions = a.Subscriptions.RenewDue
+	}
+	if d.Config.MailURL != "" {
+		var err error
+		if deps.Mail, err = mail.NewSMTP(d.Config.MailURL, d.Config.MailFrom); err != nil {
+			return nil, err
+		}
+	}
+	return jobs.New(deps, true)
+}

@@ -1,0 +1,68 @@
+// Package catalogue reads what can be bought and at what price: the SKUs
+// of each exam (its reports and its packs) priced for a country, and the
+// countries with prices of their own. Prices are set by the server; the
+// catalogue calls only show them.
+package catalogue
+
+import (
+	"context"
+	"fmt"
+
+	"selfmap/internal/store"
+)
+
+// SKU is a product on sale with the price that applies in a country; its
+// Reduced method says which reference price a page may strike through.
+type SKU = store.PricedSKU
+
+// Price is a price row: the priced countries are listed as prices.
+type Price = store.Price
+
+// Default is the country code that prices where a country has no price of
+// its own.
+const Default = "*"
+
+// Service reads the catalogue from the store.
+type Service struct {
+	Store *store.Store
+}
+
+// Reports lists the report products of an exam priced for a country (or
+// Default), in display order.
+func (s *Service) Reports(ctx context.Context, examID int, country string) ([]SKU, error) {
+	return s.list(ctx, examID, store.OrderReport, country)
+}
+
+// Packs lists the packs of an exam's upsell steps priced for a country (or
+// Default), in display order.
+func (s *Service) Packs(ctx context.Context, examID int, country string) ([]SKU, error) {
+	return s.list(ctx, examID, store.OrderPack, country)
+}
+
+func (s *Service) list(ctx context.Context, examID int, kind, country string) ([]SKU, error) {
+	out, err := s.Store.ListSKUs(ctx, examID, kind, country)
+	if err != nil {
+		return nil, fmt.Errorf("catalogue: list %s: %w", kind, err)
+	}
+	return out, nil
+}
+
+// SKU reads one product of an exam on sale, priced for a country; an
+// unknown id, or one of another exam, is apperr.ErrNotFound.
+func (s *Service) SKU(ctx context.Context, examID int, id, country string) (SKU, error) {
+	p, err := s.Store.GetSKU(ctx, examID, id, country)
+	if err != nil {
+		return SKU{}, fmt.Errorf("catalogue: sku: %w", err)
+	}
+	return p, nil
+}
+
+// Countries lists the countries with prices of their own and their
+// currency, by country code.
+func (s *Service) Countries(ctx context.Context) ([]Price, error) {
+	out, err := s.Store.PricedCountries(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("catalogue: countries: %w", err)
+	}
+	return out, nil
+}
