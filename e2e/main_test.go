@@ -251,7 +251,7 @@ func addTrackedSite(env []string) error {
 		return err
 	}
 	defer st.Close()
-	return st.SaveSite(ctx, site.Site{Host: "localhost", Theme: "home", Home: exam.DefaultPair, Tracking: tracking.Config{
+	return st.SaveSite(ctx, st.DB, site.Site{Host: "localhost", Theme: "home", Home: exam.DefaultPair, Tracking: tracking.Config{
 		Pixels:     map[string]string{"meta": "1234567890", "tiktok": "CTEST123", "snapchat": "snap-1", "bing": "5000000", "kwai": "kw1"},
 		TagManager: "GTM-TEST1", SessionReplay: "clar1", BotProtection: "0x4AAAAAAA",
 	}})

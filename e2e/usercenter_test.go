@@ -95,7 +95,7 @@ func subscribeE2E(t *testing.T, email, planID string) (*subscription.Service, st
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	u, err := st.GetUserByEmail(ctx, email)
+	u, err := st.GetUserByEmail(ctx, st.DB, email)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,18 +63,18 @@ func withProof(b *testing.B, s *store.Store) {
 			b.Fatal(err)
 		}
 		if i%5 == 0 {
-			if err := s.SaveRating(ctx, id, 4+i%2, at); err != nil {
+			if err := s.SaveRating(ctx, s.DB, id, 4+i%2, at); err != nil {
 				b.Fatal(err)
 			}
 		}
 		if i < 3 {
-			if err := s.MarkDemoOrderPaid(ctx, o.ID, "GB", at.Add(time.Minute)); err != nil {
+			if err := s.MarkDemoOrderPaid(ctx, s.DB, o.ID, "GB", at.Add(time.Minute)); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
 	for i, name := range []string{"Ada", "Ben", "Cy"} {
-		if err := s.SaveReview(ctx, store.Review{ID: name, Name: name, TypeCode: "INTJ", Content: "Clear and honest.", Location: "York",
+		if err := s.SaveReview(ctx, s.DB, store.Review{ID: name, Name: name, TypeCode: "INTJ", Content: "Clear and honest.", Location: "York",
 			Locale: "en", Approved: true, CreatedAt: now.Add(-time.Duration(i+1) * 48 * time.Hour)}); err != nil {
 			b.Fatal(err)
 		}
@@ -112,7 +112,7 @@ func paidReportLink(b *testing.B, s *store.Store) (*echo.Echo, string) {
 	br := &browser{t: b, e: e, cookies: map[string]*http.Cookie{}}
 	token := br.csrfToken("/")
 	result, _ := br.paidReport(token)
-	if err := s.AddReportLink(context.Background(), s.DB, result, "bench-link", time.Now()); err != nil {
+	if err := s.AddReportLink(context.Background(), s.DB, s.DB, result, "bench-link", time.Now()); err != nil {
 		b.Fatal(err)
 	}
 	return e, result

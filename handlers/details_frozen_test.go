@@ -44,7 +44,7 @@ func TestPaidDetailsAreFrozen(t *testing.T) {
 			t.Fatalf("details: %d", rec.Code)
 		}
 		b.confirm(token, b.startPayment("/pay/pay/order/create", token, sub.Data.OrderNumber, "mbti-report"))
-		paid, err := s.GetResult(t.Context(), id)
+		paid, err := s.GetResult(t.Context(), s.DB, id)
 		if err != nil || !strings.HasPrefix(paid.NormGroup, "F 21-40") || paid.Country.String != "KR" {
 			t.Fatalf("paid result %+v, %v", paid, err)
 		}
@@ -79,7 +79,7 @@ func TestPaidDetailsAreFrozen(t *testing.T) {
 		if api.Code != http.StatusBadRequest || !strings.Contains(api.Body.String(), "so its e-mail address can no longer change") {
 			t.Errorf("another address through the API: %d %s", api.Code, api.Body.String())
 		}
-		if after, err := s.GetResult(t.Context(), id); err != nil || after.NormGroup != paid.NormGroup || after.Scores != paid.Scores ||
+		if after, err := s.GetResult(t.Context(), s.DB, id); err != nil || after.NormGroup != paid.NormGroup || after.Scores != paid.Scores ||
 			after.ResultCode != paid.ResultCode || after.Gender != paid.Gender || after.BirthYear != paid.BirthYear ||
 			after.Country != paid.Country || after.Email != paid.Email {
 			t.Fatalf("a refused change was stored: %+v (%v)", after, err)
@@ -94,7 +94,7 @@ func TestPaidDetailsAreFrozen(t *testing.T) {
 		if rec := step(details); rec.Code != http.StatusSeeOther {
 			t.Fatalf("a correction in the same band: %d %.300s", rec.Code, rec.Body.String())
 		}
-		after, err := s.GetResult(t.Context(), id)
+		after, err := s.GetResult(t.Context(), s.DB, id)
 		if err != nil || after.FirstName.String != "Anna" || after.BirthYear.Int64 != 1996 || after.NormGroup != paid.NormGroup ||
 			after.ResultCode != paid.ResultCode || after.Country != paid.Country {
 			t.Errorf("after the correction %+v, %v", after, err)

@@ -144,7 +144,7 @@ func TestAnswerFlow(t *testing.T) {
 		if rec := b.postForm(emailURL, details); rec.Code != http.StatusSeeOther {
 			t.Fatalf("details: %d", rec.Code)
 		}
-		stored, err := s.GetResult(t.Context(), id)
+		stored, err := s.GetResult(t.Context(), s.DB, id)
 		if err != nil || stored.Email.String != "ana@example.com" || stored.Gender.String != "female" || !strings.HasPrefix(stored.NormGroup, "F ") {
 			t.Fatalf("stored result %+v, %v", stored, err)
 		}

@@ -44,7 +44,7 @@ func newServerWith(t testing.TB, s *store.Store, env map[string]string) *echo.Ec
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SaveSite(context.Background(), site.Site{Host: "relax.example", Theme: "relax", Home: exam.DefaultPair}); err != nil {
+	if err := s.SaveSite(context.Background(), s.DB, site.Site{Host: "relax.example", Theme: "relax", Home: exam.DefaultPair}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := content.Sync(context.Background(), s, time.Now()); err != nil {

@@ -77,13 +77,13 @@ func TestReportShowsWhatItsNumbersRestOn(t *testing.T) {
 		}
 
 		// Demo data, once marked, is labelled wherever its figures show.
-		if err := s.MarkDemo(t.Context(), "seed", 1, time.Now()); err != nil {
+		if err := s.MarkDemo(t.Context(), s.DB, "seed", 1, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		// A new server: the figures' caches load afresh.
 		e2 := newServer(t, s)
 		b2 := &browser{t: t, e: e2, cookies: map[string]*http.Cookie{}}
-		if err := s.AddReportLink(t.Context(), s.DB, result, "demo-link-token", time.Now()); err != nil {
+		if err := s.AddReportLink(t.Context(), s.DB, s.DB, result, "demo-link-token", time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		if page := b2.get("/report/result/BMBTI-1807?t=demo-link-token").Body.String(); !strings.Contains(page, `data-testid="report-demo"`) {

@@ -73,7 +73,7 @@ func addResult(t *testing.T, s *store.Store, at time.Time, country string) (stri
 	}
 	if country != "" {
 		d := store.Details{FirstName: "A", LastName: "B", Country: country}
-		if err := s.SetResultDetails(ctx, id, d, store.Rescored{NormGroup: "all", Scores: "{}", ResultCode: "INFP-T"}, at); err != nil {
+		if err := s.SetResultDetails(ctx, s.DB, id, d, store.Rescored{NormGroup: "all", Scores: "{}", ResultCode: "INFP-T"}, at); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -97,14 +97,14 @@ func TestLandingProofFromTheDatabase(t *testing.T) {
 		rated = append(rated, id)
 		id, order := addResult(t, s, taken[2], "US")
 		rated = append(rated, id)
-		if err := s.MarkDemoOrderPaid(ctx, order, "US", now.Add(-30*time.Second)); err != nil {
+		if err := s.MarkDemoOrderPaid(ctx, s.DB, order, "US", now.Add(-30*time.Second)); err != nil {
 			t.Fatal(err)
 		}
 		// Older: 50 minutes ago (too old for a notice), and last week.
 		addResult(t, s, taken[3], "DE")
 		addResult(t, s, taken[4], "FR")
 		for _, id := range rated {
-			if err := s.SaveRating(ctx, id, 5, now); err != nil {
+			if err := s.SaveRating(ctx, s.DB, id, 5, now); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -149,7 +149,7 @@ func TestLandingProofFromTheDatabase(t *testing.T) {
 			if i%2 == 0 {
 				score = 5
 			}
-			if err := s.SaveRating(ctx, id, score, now); err != nil {
+			if err := s.SaveRating(ctx, s.DB, id, score, now); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -187,7 +187,7 @@ func TestReviewsShowOnlyWhenApproved(t *testing.T) {
 			{ID: "3", Name: "Léa", Content: "Très juste.", Locale: "fr", Approved: true, Avatar: "javascript:alert(1)", CreatedAt: now},
 			{ID: "4", Name: "Kim", Content: "With a picture.", Locale: "ko", Approved: true, Avatar: "/assets/a.png", CreatedAt: now},
 		} {
-			if err := s.SaveReview(ctx, r); err != nil {
+			if err := s.SaveReview(ctx, s.DB, r); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -204,11 +204,11 @@ func TestContactForm(t *testing.T) {
 		if !strings.Contains(after, `data-testid="flash"`) {
 			t.Error("no thank-you after sending")
 		}
-		msgs, err := s.ListContactMessages(b.t.Context(), 10)
+		msgs, err := s.ListContactMessages(b.t.Context(), s.DB, 10)
 		if err != nil || len(msgs) != 1 || msgs[0].Name != "Zoé Martin" || msgs[0].Locale != "fr" || msgs[0].Topic != "billing" {
 			t.Fatalf("stored: %+v, %v", msgs, err)
 		}
-		mail, err := s.ListMail(b.t.Context(), 10)
+		mail, err := s.ListMail(b.t.Context(), s.DB, 10)
 		if err != nil || len(mail) != 1 || mail[0].Kind != "contact" || mail[0].To != "support@selfmap.localhost" || mail[0].Ref != msgs[0].ID ||
 			!strings.Contains(mail[0].Body, "J'ai été débité deux fois <b>hier</b>.") {
 			t.Fatalf("queued mail: %+v, %v", mail, err)

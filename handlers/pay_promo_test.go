@@ -47,7 +47,7 @@ func savePromo(t *testing.T, s *store.Store, p store.Promo) {
 	if p.Kind == "" {
 		p.Kind = "percent"
 	}
-	if err := s.SavePromo(context.Background(), p); err != nil {
+	if err := s.SavePromo(context.Background(), s.DB, p); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -75,7 +75,7 @@ func TestPromoWithOneUseLeftThroughTheAPI(t *testing.T) {
 			}
 		}
 		holder.confirm(holderToken, attempts[0])
-		if p, _ := s.GetPromo(context.Background(), "LAST"); p.Uses != 3 {
+		if p, _ := s.GetPromo(context.Background(), s.DB, "LAST"); p.Uses != 3 {
 			t.Errorf("uses %d; want 3", p.Uses)
 		}
 	})
@@ -136,7 +136,7 @@ func TestPromoEndedBeforeTheCardIsTakenChargesNothing(t *testing.T) {
 			t.Fatalf("the ended code again: %d %s", code, body)
 		}
 		b.confirm(token, b.startPayment("/pay/pay/order/create", token, order, "mbti-report"))
-		o, err := s.GetOrderByNumber(context.Background(), order)
+		o, err := s.GetOrderByNumber(context.Background(), s.DB, order)
 		if err != nil || o.Status != "paid" || o.Total != 999 || o.PromoCode.Valid {
 			t.Fatalf("order %+v (%v); want paid at the full price", o, err)
 		}

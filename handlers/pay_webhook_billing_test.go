@@ -28,7 +28,7 @@ func TestStripeWebhookDispatchesSubscriptionEvents(t *testing.T) {
 			PlanID: "basic-weekly", Status: "trialing", Price: 1999, Currency: "USD", CurrentPeriodStart: now.Add(-time.Hour),
 			CurrentPeriodEnd: now.AddDate(0, 0, 7), Provider: "stripe", ProviderRef: sql.NullString{String: "sub_stripe", Valid: true},
 			CreatedAt: now, UpdatedAt: now}
-		if ok, err := s.InsertSubscription(context.Background(), sub); err != nil || !ok {
+		if ok, err := s.InsertSubscription(context.Background(), s.DB, sub); err != nil || !ok {
 			t.Fatalf("insert: %v %v", ok, err)
 		}
 		event := func(id, typ string, obj map[string]any) []byte {
@@ -52,13 +52,13 @@ func TestStripeWebhookDispatchesSubscriptionEvents(t *testing.T) {
 		if code := post(cancelled, "whsec_forged"); code != http.StatusBadRequest {
 			t.Fatalf("forged delivery: %d", code)
 		}
-		if got, _ := s.GetSubscription(context.Background(), s.DB, "sub_ours"); got.CancelAtPeriodEnd {
+		if got, _ := s.GetSubscription(context.Background(), s.DB, s.DB, "sub_ours"); got.CancelAtPeriodEnd {
 			t.Fatal("a forged delivery changed the subscription")
 		}
 		if code := post(cancelled, secret); code != http.StatusOK {
 			t.Fatalf("subscription event: %d", code)
 		}
-		if got, _ := s.GetSubscription(context.Background(), s.DB, "sub_ours"); !got.CancelAtPeriodEnd {
+		if got, _ := s.GetSubscription(context.Background(), s.DB, s.DB, "sub_ours"); !got.CancelAtPeriodEnd {
 			t.Fatal("the subscription event was not applied")
 		}
 		// A payment's event still reaches checkout (an unknown attempt is

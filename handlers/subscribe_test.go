@@ -40,7 +40,7 @@ func text(rec *httptest.ResponseRecorder) string { return html.UnescapeString(re
 
 func liveSubs(t *testing.T, s *store.Store, customer string) []store.Subscription {
 	t.Helper()
-	subs, err := s.CustomerSubscriptions(context.Background(), customer)
+	subs, err := s.CustomerSubscriptions(context.Background(), s.DB, customer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func liveSubs(t *testing.T, s *store.Store, customer string) []store.Subscriptio
 
 func countInvoices(t *testing.T, s *store.Store, subID, kind string) int {
 	t.Helper()
-	invs, err := s.SubscriptionInvoices(context.Background(), subID)
+	invs, err := s.SubscriptionInvoices(context.Background(), s.DB, subID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +349,7 @@ func TestSubscribeDeclinedThenPayNowWithPromo(t *testing.T) {
 		if paid == nil {
 			t.Fatal("no active subscription after pay now")
 		}
-		invs, err := s.SubscriptionInvoices(context.Background(), paid.ID)
+		invs, err := s.SubscriptionInvoices(context.Background(), s.DB, paid.ID)
 		if err != nil || len(invs) != 1 || invs[0].Kind != "pay_now" || invs[0].Amount != 1599 || paid.Price != 1999 {
 			t.Fatalf("pay now with WELCOME20: %+v %v (price %d)", invs, err, paid.Price)
 		}

@@ -22,7 +22,7 @@ import (
 // mailsOfKind lists the outbox's messages of a kind to an address.
 func mailsOfKind(t *testing.T, s *store.Store, kind, to string) []store.Mail {
 	t.Helper()
-	all, err := s.ListMail(context.Background(), 100)
+	all, err := s.ListMail(context.Background(), s.DB, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestRegisterFormSentTwice(t *testing.T) {
 		if !b.signedIn() {
 			t.Fatal("not signed in after the mailed code")
 		}
-		if u, _ := s.GetUserByEmail(context.Background(), "dot@example.com"); !u.Verified() {
+		if u, _ := s.GetUserByEmail(context.Background(), s.DB, "dot@example.com"); !u.Verified() {
 			t.Error("the account is not verified")
 		}
 	})
@@ -303,7 +303,7 @@ func TestRegisterNewAndTakenAddressesLookAlike(t *testing.T) {
 			t.Errorf("the home page's navigation after registering offers the user centre: %.2000s", fresh[3])
 		}
 		for _, address := range []string{"fresh@example.com", "other@example.com"} {
-			if u, err := s.GetUserByEmail(context.Background(), address); err != nil || u.Verified() {
+			if u, err := s.GetUserByEmail(context.Background(), s.DB, address); err != nil || u.Verified() {
 				t.Errorf("the account of %s: %+v %v, want one waiting for its code", address, u, err)
 			}
 		}

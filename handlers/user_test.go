@@ -26,7 +26,7 @@ var mailedCode = regexp.MustCompile(`\b(\d{6})\b`)
 // mailedCodeTo reads the code in the newest mail to an address.
 func mailedCodeTo(t *testing.T, s *store.Store, to string) string {
 	t.Helper()
-	mails, err := s.ListMail(context.Background(), 50)
+	mails, err := s.ListMail(context.Background(), s.DB, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestAccountLifecycle(t *testing.T) {
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/info" {
 			t.Fatalf("verify: %d %.500s", rec.Code, rec.Body.String())
 		}
-		if u, _ := s.GetUserByEmail(context.Background(), "ada@example.com"); !u.Verified() {
+		if u, _ := s.GetUserByEmail(context.Background(), s.DB, "ada@example.com"); !u.Verified() {
 			t.Fatal("not verified")
 		}
 		// The navigation of cached public pages follows the session: the
@@ -443,12 +443,12 @@ func TestResultsJoinAndDeletion(t *testing.T) {
 		storetest.Buy(t, s, storetest.Purchase{ResultID: "r-mail", Code: "INFJ", ResultEmail: "hal@example.com"})
 
 		b.registerAs("Hal", "hal@example.com", "correct horse")
-		u, _ := s.GetUserByEmail(ctx, "hal@example.com")
-		if rs, _ := s.UserResults(ctx, u.ID); len(rs) != 0 {
+		u, _ := s.GetUserByEmail(ctx, s.DB, "hal@example.com")
+		if rs, _ := s.UserResults(ctx, s.DB, u.ID); len(rs) != 0 {
 			t.Fatalf("after registration: %d results, want none before the code", len(rs))
 		}
 		b.verifyWithMailedCode("hal@example.com", "/user/info")
-		if rs, _ := s.UserResults(ctx, u.ID); len(rs) != 2 {
+		if rs, _ := s.UserResults(ctx, s.DB, u.ID); len(rs) != 2 {
 			t.Fatalf("after verification: %d results, want this browser's and the address's", len(rs))
 		}
 		ex := b.get("/user/setting/export")
@@ -465,7 +465,7 @@ func TestResultsJoinAndDeletion(t *testing.T) {
 		if b.signedIn() {
 			t.Error("still signed in after deletion")
 		}
-		if _, err := s.GetResult(ctx, "r-mail"); err != store.ErrNotFound {
+		if _, err := s.GetResult(ctx, s.DB, "r-mail"); err != store.ErrNotFound {
 			t.Errorf("unpaid result kept: %v", err)
 		}
 		var paid int

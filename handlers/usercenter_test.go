@@ -39,7 +39,7 @@ func subscribeUser(t *testing.T, s *store.Store, userID, planID string) (*subscr
 
 func userID(t *testing.T, s *store.Store, email string) string {
 	t.Helper()
-	u, err := s.GetUserByEmail(context.Background(), email)
+	u, err := s.GetUserByEmail(context.Background(), s.DB, email)
 	if err != nil {
 		t.Fatal(err)
 	}

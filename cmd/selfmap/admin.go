@@ -30,7 +30,7 @@ func admin(ctx context.Context, cfg config.Config, logger *slog.Logger, args []s
 		return err
 	}
 	defer st.Close()
-	err = st.SetUserRole(ctx, args[1], role, time.Now())
+	err = st.SetUserRole(ctx, st.DB, args[1], role, time.Now())
 	if errors.Is(err, apperr.ErrNotFound) {
 		return fmt.Errorf("no account has the e-mail %q", args[1])
 	}

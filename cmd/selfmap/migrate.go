@@ -52,7 +52,7 @@ func bringUpToDate(ctx context.Context, st *store.Store, logger *slog.Logger) er
 	if changed+int64(notices) > 0 {
 		logger.Info("built-in content loaded", "rows", changed, "notices", notices)
 	}
-	if err := st.CheckPrices(ctx); err != nil {
+	if err := st.CheckPrices(ctx, st.DB); err != nil {
 		return err
 	}
 	q, err := jobs.New(jobs.Deps{Store: st, Logger: logger}, false)

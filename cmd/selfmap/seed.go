@@ -35,7 +35,7 @@ func seed(ctx context.Context, cfg config.Config, logger *slog.Logger, ifEmpty b
 	}
 	defer st.Close()
 	if ifEmpty {
-		n, err := st.CountSites(ctx)
+		n, err := st.CountSites(ctx, st.DB)
 		if err != nil {
 			return err
 		}
@@ -45,7 +45,7 @@ func seed(ctx context.Context, cfg config.Config, logger *slog.Logger, ifEmpty b
 		}
 	}
 	for _, name := range theme.Landing {
-		if err := st.SaveSite(ctx, site.Site{Host: name + ".localhost", Theme: name, Home: exam.DefaultPair}); err != nil {
+		if err := st.SaveSite(ctx, st.DB, site.Site{Host: name + ".localhost", Theme: name, Home: exam.DefaultPair}); err != nil {
 			return err
 		}
 	}
@@ -58,7 +58,7 @@ func seed(ctx context.Context, cfg config.Config, logger *slog.Logger, ifEmpty b
 	if err != nil {
 		return err
 	}
-	if err := st.MarkDemo(ctx, "seed", results+reviews, now); err != nil {
+	if err := st.MarkDemo(ctx, st.DB, "seed", results+reviews, now); err != nil {
 		return err
 	}
 	fmt.Printf("demo data loaded: %d sites (<theme>.localhost), %d test results, %d reviews\n", len(theme.Landing), results, reviews)

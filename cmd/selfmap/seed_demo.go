@@ -21,7 +21,7 @@ var demoCountries = []string{"US", "US", "US", "GB", "DE", "DE", "FR", "ES", "MX
 // notices show right after seeding), about a tenth paid, and accuracy
 // ratings for half of them. The answers are random and scored for real.
 func seedDemoResults(ctx context.Context, st *store.Store, now time.Time) (int, error) {
-	n, err := st.CountResults(ctx)
+	n, err := st.CountResults(ctx, st.DB)
 	if err != nil || n > 0 {
 		return 0, err
 	}
@@ -64,18 +64,18 @@ func seedDemoResults(ctx context.Context, st *store.Store, now time.Time) (int, 
 		country := demoCountries[rng.IntN(len(demoCountries))]
 		if country != "" {
 			d := store.Details{FirstName: "Demo", LastName: "Demo", Country: country}
-			if err := st.SetResultDetails(ctx, r.ID, d, store.Rescored{NormGroup: r.NormGroup, Scores: r.Scores, ResultCode: r.ResultCode}, at); err != nil {
+			if err := st.SetResultDetails(ctx, st.DB, r.ID, d, store.Rescored{NormGroup: r.NormGroup, Scores: r.Scores, ResultCode: r.ResultCode}, at); err != nil {
 				return i, err
 			}
 		}
 		if i%10 == 3 {
-			if err := st.MarkDemoOrderPaid(ctx, o.ID, country, at.Add(time.Minute)); err != nil {
+			if err := st.MarkDemoOrderPaid(ctx, st.DB, o.ID, country, at.Add(time.Minute)); err != nil {
 				return i, err
 			}
 		}
 		if i%2 == 0 {
 			score := []int{3, 4, 4, 4, 5, 5, 5, 5, 2, 4}[rng.IntN(10)]
-			if err := st.SaveRating(ctx, r.ID, score, at.Add(2*time.Minute)); err != nil {
+			if err := st.SaveRating(ctx, st.DB, r.ID, score, at.Add(2*time.Minute)); err != nil {
 				return i, err
 			}
 		}
@@ -144,7 +144,7 @@ func seedDemoReviews(ctx context.Context, st *store.Store, now time.Time) (int, 
 	n := 0
 	for locale, list := range demoReviews {
 		for i, r := range list {
-			err := st.SaveReview(ctx, store.Review{
+			err := st.SaveReview(ctx, st.DB, store.Review{
 				ID: fmt.Sprintf("demo-%s-%d", locale, i+1), Name: r.name, TypeCode: r.typeCode, Content: r.content,
 				Location: r.location, Locale: locale, Approved: true, CreatedAt: now.Add(-time.Duration(3+i*9) * 24 * time.Hour),
 			})

@@ -169,7 +169,7 @@ func linkedOnce(ctx context.Context, st *store.Store, _ Record) (Finding, error)
 func notLost(ctx context.Context, st *store.Store, rec Record) (Finding, error) {
 	var missing []string
 	for _, number := range rec.PaidOrders {
-		o, err := st.GetOrderByNumber(ctx, number)
+		o, err := st.GetOrderByNumber(ctx, st.DB, number)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			missing = append(missing, number+": no such order")

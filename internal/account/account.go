@@ -126,7 +126,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (string, valid
 	if err := s.checkLocked(ctx, in.Email, now); err != nil {
 		return "", nil, err
 	}
-	owner, err := s.Store.GetUserByEmail(ctx, in.Email)
+	owner, err := s.Store.GetUserByEmail(ctx, s.Store.DB, in.Email)
 	if err == nil {
 		return in.Email, nil, s.registerTaken(ctx, owner, in, now)
 	}
@@ -135,10 +135,10 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (string, valid
 	}
 	u := store.User{ID: ids.New(), Email: in.Email, Name: in.Name, PasswordHash: HashPassword(in.Password), SessionGen: 1,
 		CreatedAt: now, UpdatedAt: now}
-	err = s.Store.CreateUser(ctx, u)
+	err = s.Store.CreateUser(ctx, s.Store.DB, u)
 	if errors.Is(err, store.ErrDuplicate) {
 		// Someone registered the address since the look-up.
-		if owner, err = s.Store.GetUserByEmail(ctx, in.Email); err != nil {
+		if owner, err = s.Store.GetUserByEmail(ctx, s.Store.DB, in.Email); err != nil {
 			return "", nil, err
 		}
 		return in.Email, nil, s.registerTaken(ctx, owner, in, now)
@@ -157,7 +157,7 @@ func (s *Service) Register(ctx context.Context, in RegisterInput) (string, valid
 // hash), a failure counted when it is wrong, and the owner's notice.
 func (s *Service) registerTaken(ctx context.Context, owner store.User, in RegisterInput, now time.Time) error {
 	if !CheckPassword(owner.PasswordHash, in.Password) {
-		if err := s.Store.AddLoginFailure(ctx, owner.Email, now); err != nil {
+		if err := s.Store.AddLoginFailure(ctx, s.Store.DB, owner.Email, now); err != nil {
 			return err
 		}
 	}
@@ -186,7 +186,7 @@ func (s *Service) sendNotice(ctx context.Context, email, locale string, now time
 // checkLocked returns ErrLocked while an address has failed to log in
 // LoginFailures times in LoginWindow.
 func (s *Service) checkLocked(ctx context.Context, email string, now time.Time) error {
-	n, err := s.Store.LoginFailures(ctx, email, now.Add(-LoginWindow))
+	n, err := s.Store.LoginFailures(ctx, s.Store.DB, email, now.Add(-LoginWindow))
 	if err != nil {
 		return err
 	}
@@ -200,7 +200,7 @@ func (s *Service) checkLocked(ctx context.Context, email string, now time.Time) 
 // beside the queued mail, in one transaction.
 func (s *Service) SendCode(ctx context.Context, email, purpose, locale string) error {
 	now := s.Now().UTC()
-	n, err := s.Store.CountEmailCodes(ctx, email, purpose, now.Add(-time.Hour+CodeTTL))
+	n, err := s.Store.CountEmailCodes(ctx, s.Store.DB, email, purpose, now.Add(-time.Hour+CodeTTL))
 	if err != nil {
 		return err
 	}
@@ -228,7 +228,7 @@ func (s *Service) SendCode(ctx context.Context, email, purpose, locale string) e
 // with a verified account, or with none, is mailed nothing and answered
 // the same: the code's screen after a registration asks for it either way.
 func (s *Service) ResendCode(ctx context.Context, email, locale string) error {
-	u, err := s.Store.GetUserByEmail(ctx, email)
+	u, err := s.Store.GetUserByEmail(ctx, s.Store.DB, email)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && u.Verified()) {
 		return nil
 	}
@@ -260,14 +260,14 @@ func (s *Service) checkCode(ctx context.Context, email, purpose, code string) (s
 	if len(code) != 6 || strings.Trim(code, "0123456789") != "" {
 		return store.EmailCode{}, msgCodeInvalid, nil
 	}
-	c, err := s.Store.LatestEmailCode(ctx, email, purpose, s.Now())
+	c, err := s.Store.LatestEmailCode(ctx, s.Store.DB, email, purpose, s.Now())
 	if errors.Is(err, store.ErrNotFound) {
 		return store.EmailCode{}, msgCodeInvalid, nil
 	}
 	if err != nil {
 		return store.EmailCode{}, "", err
 	}
-	ok, err := s.Store.CountCodeAttempt(ctx, c.ID, CodeTries)
+	ok, err := s.Store.CountCodeAttempt(ctx, s.Store.DB, c.ID, CodeTries)
 	if err != nil {
 		return store.EmailCode{}, "", err
 	}
@@ -309,7 +309,7 @@ func (s *Service) VerifyAddress(ctx context.Context, email, code string) (store.
 	if msg != "" {
 		return store.User{}, msgCodeRefused, nil
 	}
-	u, err := s.Store.GetUserByEmail(ctx, email)
+	u, err := s.Store.GetUserByEmail(ctx, s.Store.DB, email)
 	if errors.Is(err, store.ErrNotFound) {
 		// The account was deleted since its code was mailed.
 		return store.User{}, msgCodeRefused, nil
@@ -320,7 +320,7 @@ func (s *Service) VerifyAddress(ctx context.Context, email, code string) (store.
 	if err := s.markVerified(ctx, c, u); err != nil {
 		return store.User{}, "", err
 	}
-	u, err = s.Store.GetUser(ctx, u.ID)
+	u, err = s.Store.GetUser(ctx, s.Store.DB, u.ID)
 	return u, "", err
 }
 
@@ -351,7 +351,7 @@ func (s *Service) Login(ctx context.Context, email, password string) (store.User
 	if err := s.checkLocked(ctx, email, now); err != nil {
 		return store.User{}, "", err
 	}
-	u, err := s.Store.GetUserByEmail(ctx, email)
+	u, err := s.Store.GetUserByEmail(ctx, s.Store.DB, email)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return store.User{}, "", err
 	}
@@ -360,22 +360,22 @@ func (s *Service) Login(ctx context.Context, email, password string) (store.User
 		hash = dummyHash()
 	}
 	if !CheckPassword(hash, password) || u.ID == "" {
-		return store.User{}, msgLoginFailed, s.Store.AddLoginFailure(ctx, email, now)
+		return store.User{}, msgLoginFailed, s.Store.AddLoginFailure(ctx, s.Store.DB, email, now)
 	}
-	return u, "", s.Store.ClearLoginFailures(ctx, email, now.Add(-LoginWindow))
+	return u, "", s.Store.ClearLoginFailures(ctx, s.Store.DB, email, now.Add(-LoginWindow))
 }
 
 // Logout ends every session of the account, this one and any copy of its
 // cookie, as a password change does.
 func (s *Service) Logout(ctx context.Context, userID string) error {
-	return s.Store.EndSessions(ctx, userID, s.Now())
+	return s.Store.EndSessions(ctx, s.Store.DB, userID, s.Now())
 }
 
 // ChangePassword replaces a password after checking the current one, and
 // ends every session of the account; it returns the new session generation
 // for the session that asked.
 func (s *Service) ChangePassword(ctx context.Context, userID, current, password, confirm string) (int64, validate.FieldErrors, error) {
-	u, err := s.Store.GetUser(ctx, userID)
+	u, err := s.Store.GetUser(ctx, s.Store.DB, userID)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -387,7 +387,7 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, password,
 	if errs.Any() {
 		return 0, errs, nil
 	}
-	gen, err := s.Store.SetPassword(ctx, u.ID, HashPassword(password), s.Now())
+	gen, err := s.Store.SetPassword(ctx, s.Store.DB, u.ID, HashPassword(password), s.Now())
 	return gen, nil, err
 }
 
@@ -398,7 +398,7 @@ func (s *Service) ForgotPassword(ctx context.Context, email, locale string) (str
 	if msg != "" {
 		return "", validate.ErrorOn("email", msg), nil
 	}
-	u, err := s.Store.GetUserByEmail(ctx, email)
+	u, err := s.Store.GetUserByEmail(ctx, s.Store.DB, email)
 	if errors.Is(err, store.ErrNotFound) {
 		return email, nil, nil
 	}
@@ -437,7 +437,7 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput) (validate.Fi
 	if msg != "" {
 		return validate.ErrorOn("code", msg), nil
 	}
-	u, err := s.Store.GetUserByEmail(ctx, email)
+	u, err := s.Store.GetUserByEmail(ctx, s.Store.DB, email)
 	if err != nil {
 		return nil, err
 	}
@@ -459,13 +459,13 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput) (validate.Fi
 // ClaimOwnResults joins to the account the results this browser made (at
 // log-in).
 func (s *Service) ClaimOwnResults(ctx context.Context, userID string, resultIDs []string) error {
-	return s.Store.ClaimResults(ctx, userID, resultIDs)
+	return s.Store.ClaimResults(ctx, s.Store.DB, userID, resultIDs)
 }
 
 // Delete removes the account and its results after checking the password;
 // paid orders stay, anonymised, for the books.
 func (s *Service) Delete(ctx context.Context, userID, password string) (string, error) {
-	u, err := s.Store.GetUser(ctx, userID)
+	u, err := s.Store.GetUser(ctx, s.Store.DB, userID)
 	if err != nil {
 		return "", err
 	}

@@ -39,7 +39,7 @@ var codeInMail = regexp.MustCompile(`code: (\d{6})`)
 // lastCode reads the code of the newest mail sent to an address.
 func lastCode(t *testing.T, s *store.Store, to string) string {
 	t.Helper()
-	mails, err := s.ListMail(context.Background(), 50)
+	mails, err := s.ListMail(context.Background(), s.DB, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func register(t *testing.T, svc *account.Service, email string) store.User {
 	if err != nil || len(errs) > 0 || got != strings.ToLower(email) {
 		t.Fatalf("register: %q %v %v", got, errs, err)
 	}
-	u, err := svc.Store.GetUserByEmail(context.Background(), got)
+	u, err := svc.Store.GetUserByEmail(context.Background(), svc.Store.DB, got)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,11 +167,11 @@ func TestForgotPasswordCode(t *testing.T) {
 			return errs["code"]
 		}
 		// Unknown address: the same answer, and no mail.
-		before, _ := s.ListMail(ctx, 50)
+		before, _ := s.ListMail(ctx, s.DB, 50)
 		if _, errs, err := svc.ForgotPassword(ctx, "nobody@example.com", "en"); err != nil || len(errs) > 0 {
 			t.Fatalf("unknown address: %v %v", errs, err)
 		}
-		if after, _ := s.ListMail(ctx, 50); len(after) != len(before) {
+		if after, _ := s.ListMail(ctx, s.DB, 50); len(after) != len(before) {
 			t.Error("a code was mailed to an address without an account")
 		}
 
@@ -214,7 +214,7 @@ func TestForgotPasswordCode(t *testing.T) {
 		if _, msg, _ := svc.Login(ctx, "bo@example.com", "new password"); msg != "" {
 			t.Error("the new password does not log in")
 		}
-		got, _ := s.GetUser(ctx, u.ID)
+		got, _ := s.GetUser(ctx, s.DB, u.ID)
 		if got.SessionGen == u.SessionGen || !got.Verified() {
 			t.Errorf("after reset: gen %d (was %d), verified %t", got.SessionGen, u.SessionGen, got.Verified())
 		}
@@ -329,7 +329,7 @@ func TestClaimExportDelete(t *testing.T) {
 		storetest.Buy(t, s, storetest.Purchase{ResultID: "r-other", Code: "ISTP", ResultEmail: "other@example.com", Report: "paid", ReportEmail: "other@example.com", At: at})
 
 		u := register(t, svc, "dee@example.com")
-		if rs, _ := s.UserResults(ctx, u.ID); len(rs) != 0 {
+		if rs, _ := s.UserResults(ctx, s.DB, u.ID); len(rs) != 0 {
 			t.Fatalf("an unverified account got %d results", len(rs))
 		}
 		if _, msg, err := svc.VerifyAddress(ctx, "dee@example.com", lastCode(t, s, "dee@example.com")); msg != "" || err != nil {
@@ -353,13 +353,13 @@ func TestClaimExportDelete(t *testing.T) {
 		if msg, err := svc.Delete(ctx, u.ID, "correct horse"); msg != "" || err != nil {
 			t.Fatal(msg, err)
 		}
-		if _, err := s.GetUser(ctx, u.ID); err != store.ErrNotFound {
+		if _, err := s.GetUser(ctx, s.DB, u.ID); err != store.ErrNotFound {
 			t.Errorf("user still there: %v", err)
 		}
-		if _, err := s.GetResult(ctx, "r-free"); err != store.ErrNotFound {
+		if _, err := s.GetResult(ctx, s.DB, "r-free"); err != store.ErrNotFound {
 			t.Errorf("unpaid result still there: %v", err)
 		}
-		kept, err := s.GetResult(ctx, "r-paid")
+		kept, err := s.GetResult(ctx, s.DB, "r-paid")
 		if err != nil || kept.Email.Valid || kept.Answers != "[]" {
 			t.Errorf("paid result: %+v %v", kept, err)
 		}
@@ -373,7 +373,7 @@ func TestClaimExportDelete(t *testing.T) {
 			paid.Status != "paid" || paid.Email.Valid || paid.UserID.Valid {
 			t.Errorf("paid order: %+v %v", paid, err)
 		}
-		if other, err := s.GetResult(ctx, "r-other"); err != nil || other.Email.String != "other@example.com" {
+		if other, err := s.GetResult(ctx, s.DB, "r-other"); err != nil || other.Email.String != "other@example.com" {
 			t.Errorf("someone else's result changed: %+v %v", other, err)
 		}
 	})
@@ -399,7 +399,7 @@ func TestAvatarIsScaledDown(t *testing.T) {
 // mailsTo counts the outbox's messages of a kind to an address.
 func mailsTo(t *testing.T, s *store.Store, kind, to string) int {
 	t.Helper()
-	mails, err := s.ListMail(context.Background(), 100)
+	mails, err := s.ListMail(context.Background(), s.DB, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -437,7 +437,7 @@ func TestRegisterWithTakenAddress(t *testing.T) {
 				t.Fatalf("with %q: %q %v; want the address typed, as for a new one", password, email, err)
 			}
 		}
-		if got, _ := s.GetUser(ctx, owner.ID); got.Name != "Ada" || got.PasswordHash != owner.PasswordHash || got.SessionGen != owner.SessionGen {
+		if got, _ := s.GetUser(ctx, s.DB, owner.ID); got.Name != "Ada" || got.PasswordHash != owner.PasswordHash || got.SessionGen != owner.SessionGen {
 			t.Errorf("the owner's account changed: %+v", got)
 		}
 		if n := mailsTo(t, s, "account_code", "ada@example.com"); n != 1 {
@@ -446,7 +446,7 @@ func TestRegisterWithTakenAddress(t *testing.T) {
 		if n := mailsTo(t, s, mail.KindRegisterNotice, "ada@example.com"); n != 1 {
 			t.Errorf("%d notices in the first hour, want 1", n)
 		}
-		if n, _ := s.LoginFailures(ctx, "ada@example.com", clk.now.Add(-time.Hour)); n != 1 {
+		if n, _ := s.LoginFailures(ctx, s.DB, "ada@example.com", clk.now.Add(-time.Hour)); n != 1 {
 			t.Errorf("%d failures counted, want 1 (the wrong password only)", n)
 		}
 		for range account.LoginFailures - 1 {
@@ -478,7 +478,7 @@ func TestRegisterWithTakenAddress(t *testing.T) {
 			Confirm: "long enough", Agreed: true}); err != account.ErrLocked {
 			t.Errorf("registration on a locked address without an account: %v", err)
 		}
-		if _, err := s.GetUserByEmail(ctx, "nobody@example.com"); err != store.ErrNotFound {
+		if _, err := s.GetUserByEmail(ctx, s.DB, "nobody@example.com"); err != store.ErrNotFound {
 			t.Errorf("an account was made on a locked address: %v", err)
 		}
 	})
@@ -494,7 +494,7 @@ func TestLogoutEndsSessions(t *testing.T) {
 		if err := svc.Logout(ctx, u.ID); err != nil {
 			t.Fatal(err)
 		}
-		if got, _ := s.GetUser(ctx, u.ID); got.SessionGen != u.SessionGen+1 {
+		if got, _ := s.GetUser(ctx, s.DB, u.ID); got.SessionGen != u.SessionGen+1 {
 			t.Errorf("generation %d after log-out, want %d", got.SessionGen, u.SessionGen+1)
 		}
 	})

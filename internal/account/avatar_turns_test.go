@@ -21,7 +21,7 @@ func TestAvatarDecodingTurns(t *testing.T) {
 		ctx := context.Background()
 		svc := &Service{Store: s, Now: time.Now}
 		u := store.User{ID: "u-turns", Email: "turns@example.com", Name: "T", PasswordHash: "x", SessionGen: 1, CreatedAt: time.Now(), UpdatedAt: time.Now()}
-		if err := s.CreateUser(ctx, u); err != nil {
+		if err := s.CreateUser(ctx, s.DB, u); err != nil {
 			t.Fatal(err)
 		}
 		encode := func(img image.Image) []byte {

@@ -71,7 +71,7 @@ func rawJSON(s string) json.RawMessage {
 
 // Export gathers the account's data.
 func (s *Service) Export(ctx context.Context, userID string) (Export, error) {
-	u, err := s.Store.GetUser(ctx, userID)
+	u, err := s.Store.GetUser(ctx, s.Store.DB, userID)
 	if err != nil {
 		return Export{}, err
 	}
@@ -79,7 +79,7 @@ func (s *Service) Export(ctx context.Context, userID string) (Export, error) {
 		Name: u.Name, Email: u.Email, EmailVerified: u.EmailVerifiedAt, Nickname: u.Nickname, Phone: u.Phone, Birthday: u.Birthday,
 		Sex: u.Sex, Introduction: u.Introduction, HasAvatar: u.AvatarType != "", CreatedAt: u.CreatedAt,
 	}}
-	results, err := s.Store.UserResults(ctx, userID)
+	results, err := s.Store.UserResults(ctx, s.Store.DB, userID)
 	if err != nil {
 		return Export{}, err
 	}
@@ -89,7 +89,7 @@ func (s *Service) Export(ctx context.Context, userID string) (Export, error) {
 			LastName: r.LastName.String, BirthYear: r.BirthYear.Int64, Gender: r.Gender.String, Country: r.Country.String,
 			DurationS: r.DurationSeconds, CreatedAt: r.CreatedAt})
 	}
-	orders, err := s.Store.UserOrders(ctx, userID)
+	orders, err := s.Store.UserOrders(ctx, s.Store.DB, userID)
 	if err != nil {
 		return Export{}, err
 	}

@@ -14,9 +14,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	_ "image/gif" // decodes GIF avatars, re-encoded as PNG
+
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // decodes WebP avatars, re-encoded as PNG
-	_ "image/gif"               // decodes GIF avatars, re-encoded as PNG
 
 	"selfmap/internal/validate"
 )
@@ -97,7 +98,7 @@ func (s *Service) UpdateProfile(ctx context.Context, userID string, p Profile) (
 	if errs.Any() {
 		return p, errs, nil
 	}
-	if err := s.Store.UpdateProfile(ctx, userID, p, s.Now()); err != nil {
+	if err := s.Store.UpdateProfile(ctx, s.Store.DB, userID, p, s.Now()); err != nil {
 		return p, nil, fmt.Errorf("account: update profile: %w", err)
 	}
 	return p, nil, nil
@@ -105,7 +106,7 @@ func (s *Service) UpdateProfile(ctx context.Context, userID string, p Profile) (
 
 // User reads an account; apperr.ErrNotFound when there is none.
 func (s *Service) User(ctx context.Context, userID string) (User, error) {
-	u, err := s.Store.GetUser(ctx, userID)
+	u, err := s.Store.GetUser(ctx, s.Store.DB, userID)
 	if err != nil {
 		return User{}, fmt.Errorf("account: user: %w", err)
 	}
@@ -115,7 +116,7 @@ func (s *Service) User(ctx context.Context, userID string) (User, error) {
 // Avatar is the account's own picture and its media type;
 // apperr.ErrNotFound when it has none.
 func (s *Service) Avatar(ctx context.Context, userID string) ([]byte, string, error) {
-	img, mediaType, err := s.Store.Avatar(ctx, userID)
+	img, mediaType, err := s.Store.Avatar(ctx, s.Store.DB, userID)
 	if err != nil {
 		return nil, "", fmt.Errorf("account: avatar: %w", err)
 	}
@@ -273,5 +274,5 @@ func (s *Service) SetAvatar(ctx context.Context, userID string, data []byte) (st
 	if msg != "" {
 		return msg, nil
 	}
-	return "", s.Store.SetAvatar(ctx, userID, img, mediaType, s.Now())
+	return "", s.Store.SetAvatar(ctx, s.Store.DB, userID, img, mediaType, s.Now())
 }

@@ -19,11 +19,11 @@ type OwnReport struct {
 // Reports lists the account's results, newest first, each with whether its
 // report is paid (the result's first report order is).
 func (s *Service) Reports(ctx context.Context, userID string) ([]OwnReport, error) {
-	rs, err := s.Store.UserResults(ctx, userID)
+	rs, err := s.Store.UserResults(ctx, s.Store.DB, userID)
 	if err != nil {
 		return nil, fmt.Errorf("account: reports: %w", err)
 	}
-	paid, err := s.Store.UserPaidReports(ctx, userID)
+	paid, err := s.Store.UserPaidReports(ctx, s.Store.DB, userID)
 	if err != nil {
 		return nil, fmt.Errorf("account: reports: %w", err)
 	}
@@ -41,7 +41,7 @@ func (s *Service) OwnsResult(ctx context.Context, userID, resultID string) (bool
 	if userID == "" {
 		return false, nil
 	}
-	owner, err := s.Store.ResultOwner(ctx, resultID)
+	owner, err := s.Store.ResultOwner(ctx, s.Store.DB, resultID)
 	if errors.Is(err, apperr.ErrNotFound) {
 		return false, nil
 	}

@@ -51,7 +51,7 @@ func (s *Service) SessionUser(ctx context.Context, sess Session) (User, Session,
 	if known && now.Sub(sess.SeenAt) > SessionIdle {
 		return User{}, sess, ErrSessionEnded
 	}
-	u, err := s.Store.GetUser(ctx, sess.UserID)
+	u, err := s.Store.GetUser(ctx, s.Store.DB, sess.UserID)
 	if errors.Is(err, apperr.ErrNotFound) {
 		return User{}, sess, ErrSessionEnded
 	}

@@ -125,7 +125,7 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 	if err != nil {
 		return nil, err
 	}
-	sites := site.NewDirectory(st.ListSites, sitesTTL, logger)
+	sites := site.NewDirectory(siteLoader(st), sitesTTL, logger)
 	if err := sites.Load(context.Background()); err != nil {
 		logger.Error("app: sites not loaded yet; serving the home theme until they are", "err", err)
 	}
@@ -161,7 +161,7 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 		Results:   &result.Service{Store: st, Exams: exams, Now: time.Now},
 		Checkout:  pay,
 		Packs:     pay.Packs,
-		Social:    social.New(st, time.Now, socialTTL, logger),
+		Social:    social.New(socialSource{st}, time.Now, socialTTL, logger),
 		Support:   &support.Service{Store: st, Now: time.Now, To: cfg.SupportEmail},
 		Retrieval: &retrieve.Service{Store: st, Now: time.Now, Compose: mails.retrieval, PerHour: retrieve.DefaultPerHour},
 		Accounts:  &account.Service{Store: st, Now: time.Now, Compose: mails.accountCode},
@@ -171,7 +171,7 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 	deps.Catalogue = &catalogue.Service{Store: st}
 	deps.Outbox = &mail.Outbox{Store: st}
 	// Limits in the database are shared on PostgreSQL only: see routes.go.
-	deps.Limits = &ratelimit.Limits{Buckets: st, Now: time.Now, Shared: st.Dialect == store.Postgres}
+	deps.Limits = &ratelimit.Limits{Buckets: ratelimit.InDatabase(st), Now: time.Now, Shared: st.Dialect == store.Postgres}
 	deps.Ping = st.Ping
 	deps.Subscriptions = a.Subscriptions
 	if a.Subscriptions != nil {
@@ -184,7 +184,7 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 		// Five cards at once, then one every ten minutes, per account.
 		scale := cfg.RateLimitScale
 		cards := ratelimit.Limit{Name: "card", Rate: scale / 600, Burst: max(1, int(5*scale))}
-		if a.Subscriptions.CardAttempts, err = ratelimit.New(st, cards, time.Now); err != nil {
+		if a.Subscriptions.CardAttempts, err = ratelimit.New(ratelimit.InDatabase(st), cards, time.Now); err != nil {
 			return nil, fmt.Errorf("app: card attempt limit: %w", err)
 		}
 	}

@@ -40,7 +40,7 @@ func (s *Service) Packs(ctx context.Context, examID int, country string) ([]SKU,
 }
 
 func (s *Service) list(ctx context.Context, examID int, kind, country string) ([]SKU, error) {
-	out, err := s.Store.ListSKUs(ctx, examID, kind, country)
+	out, err := s.Store.ListSKUs(ctx, s.Store.DB, examID, kind, country)
 	if err != nil {
 		return nil, fmt.Errorf("catalogue: list %s: %w", kind, err)
 	}
@@ -50,7 +50,7 @@ func (s *Service) list(ctx context.Context, examID int, kind, country string) ([
 // SKU reads one product of an exam on sale, priced for a country; an
 // unknown id, or one of another exam, is apperr.ErrNotFound.
 func (s *Service) SKU(ctx context.Context, examID int, id, country string) (SKU, error) {
-	p, err := s.Store.GetSKU(ctx, examID, id, country)
+	p, err := s.Store.GetSKU(ctx, s.Store.DB, examID, id, country)
 	if err != nil {
 		return SKU{}, fmt.Errorf("catalogue: sku: %w", err)
 	}
@@ -60,7 +60,7 @@ func (s *Service) SKU(ctx context.Context, examID int, id, country string) (SKU,
 // Countries lists the countries with prices of their own and their
 // currency, by country code.
 func (s *Service) Countries(ctx context.Context) ([]Price, error) {
-	out, err := s.Store.PricedCountries(ctx)
+	out, err := s.Store.PricedCountries(ctx, s.Store.DB)
 	if err != nil {
 		return nil, fmt.Errorf("catalogue: countries: %w", err)
 	}

@@ -45,7 +45,7 @@ var ErrNotFound = apperr.NotFound("api.not_found")
 // Order returns an order the caller may act on: owns reports whether the
 // caller's browser created the order's result.
 func (s *Service) Order(ctx context.Context, number string, owns func(resultID string) bool) (store.Order, error) {
-	o, err := s.Store.GetOrderByNumber(ctx, number)
+	o, err := s.Store.GetOrderByNumber(ctx, s.Store.DB, number)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !owns(o.ResultID)) {
 		return store.Order{}, ErrNotFound
 	}
@@ -88,12 +88,12 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	case store.OrderExpired:
 		return Created{}, apperr.BadRequest("pay.expired", nil)
 	}
-	r, err := s.Store.GetResult(ctx, o.ResultID)
+	r, err := s.Store.GetResult(ctx, s.Store.DB, o.ResultID)
 	if err != nil {
 		return Created{}, err
 	}
 	country := order.PriceCountry(r)
-	sku, err := s.Store.GetSKU(ctx, o.ExamID, in.SKUID, country)
+	sku, err := s.Store.GetSKU(ctx, s.Store.DB, o.ExamID, in.SKUID, country)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !sells(o, sku.SKU)) {
 		// A report order buys the report: a cheaper product (a pack) must
 		// not unlock it, nor a pack order another pack.
@@ -129,7 +129,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	}
 	priced := store.PricedOrder{ID: o.ID, SKUID: sku.SKU.ID, Currency: q.Currency, Country: country, Email: email,
 		Subtotal: q.Subtotal, Discount: q.Discount, Tax: q.Tax, Total: q.Total, Promo: a.PromoCode}
-	started, superseded, err := s.Store.StartPayment(ctx, priced, from, a)
+	started, superseded, err := s.Store.StartPayment(ctx, s.Store.DB, priced, from, a)
 	if errors.Is(err, store.ErrPromoTaken) {
 		return Created{}, apperr.BadRequest("pay.promo.used_up", nil)
 	}
@@ -138,7 +138,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	}
 	if !started {
 		// Another click won the race: answer with its payment.
-		o, err = s.Store.GetOrderByNumber(ctx, in.OrderNumber)
+		o, err = s.Store.GetOrderByNumber(ctx, s.Store.DB, in.OrderNumber)
 		if err != nil {
 			return Created{}, err
 		}
@@ -163,7 +163,7 @@ func (s *Service) promo(ctx context.Context, typed string) (*store.Promo, error)
 	if code == "" {
 		return nil, nil
 	}
-	p, err := s.Store.GetPromo(ctx, code)
+	p, err := s.Store.GetPromo(ctx, s.Store.DB, code)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, apperr.BadRequest("pay.promo.unknown", nil)
 	}
@@ -201,11 +201,11 @@ func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(stri
 	if strings.TrimSpace(in.PromoCode) != "" {
 		return Created{}, apperr.BadRequest("pay.promo.packs", nil)
 	}
-	r, err := s.Store.GetResult(ctx, report.ResultID)
+	r, err := s.Store.GetResult(ctx, s.Store.DB, report.ResultID)
 	if err != nil {
 		return Created{}, err
 	}
-	sku, err := s.Store.GetSKU(ctx, report.ExamID, in.SKUID, order.PriceCountry(r))
+	sku, err := s.Store.GetSKU(ctx, s.Store.DB, report.ExamID, in.SKUID, order.PriceCountry(r))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && !packs.Offered(sku.SKU)) {
 		return Created{}, apperr.BadRequest("pay.unknown_product", nil)
 	}
@@ -213,7 +213,7 @@ func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(stri
 		return Created{}, err
 	}
 	now := s.Now().UTC()
-	pack, err := s.Store.PackOrder(ctx, store.Order{ID: ids.New(), OrderNumber: ids.OrderNumber(now), ResultID: report.ResultID,
+	pack, err := s.Store.PackOrder(ctx, s.Store.DB, store.Order{ID: ids.New(), OrderNumber: ids.OrderNumber(now), ResultID: report.ResultID,
 		ExamID: report.ExamID, Status: store.OrderCreated, Email: report.Email, SKUID: store.NullStr{String: sku.SKU.ID, Valid: true},
 		CreatedAt: now, UpdatedAt: now})
 	if err != nil {
@@ -235,7 +235,7 @@ func (s *Service) CreatePack(ctx context.Context, in CreateInput, owns func(stri
 // Another code at the same total is another payment: the use counted must
 // be the new code's.
 func (s *Service) sameOpenAttempt(ctx context.Context, o store.Order, q order.Quote, now time.Time) (Created, bool, error) {
-	a, err := s.Store.OpenAttempt(ctx, o.ID)
+	a, err := s.Store.OpenAttempt(ctx, s.Store.DB, o.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return Created{}, false, nil
 	}
@@ -286,7 +286,7 @@ func (s *Service) Payable(ctx context.Context, a store.Attempt) error {
 	// end; its code's window still applies.
 	ended := a.HoldUntil.Valid && !a.Holds(now)
 	if !ended {
-		p, err := s.Store.GetPromo(ctx, a.PromoCode.String)
+		p, err := s.Store.GetPromo(ctx, s.Store.DB, a.PromoCode.String)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
@@ -323,7 +323,7 @@ func (s *Service) start(ctx context.Context, a store.Attempt, o store.Order, ema
 	if err != nil {
 		return Created{}, fmt.Errorf("checkout: start payment: %w", err)
 	}
-	if err := s.Store.SetAttemptStarted(ctx, a.ID, p.Ref, p.ClientSecret, s.Now()); err != nil {
+	if err := s.Store.SetAttemptStarted(ctx, s.Store.DB, a.ID, p.Ref, p.ClientSecret, s.Now()); err != nil {
 		return Created{}, err
 	}
 	return Created{OrderNumber: o.OrderNumber, AttemptID: a.ID, Provider: a.Provider, ClientSecret: p.ClientSecret, Total: a.Amount, Currency: a.Currency}, nil
@@ -370,7 +370,7 @@ func (s *Service) apply(ctx context.Context, ev payment.Event, paidAt time.Time)
 		if err != nil {
 			return err
 		}
-		o, err := s.Store.GetOrder(ctx, tx, a.OrderID)
+		o, err := s.Store.GetOrder(ctx, s.Store.DB, tx, a.OrderID)
 		if err != nil {
 			return err
 		}
@@ -414,11 +414,11 @@ func (s *Service) succeed(ctx context.Context, tx *sqlx.Tx, ev payment.Event, a 
 		}
 		// The order's current payment: the order is payable again, at
 		// today's price.
-		_, err := s.Store.MoveOrder(ctx, tx, o.ID, string(store.OrderPending), string(store.OrderFailed), now)
+		_, err := s.Store.MoveOrder(ctx, s.Store.DB, tx, o.ID, string(store.OrderPending), string(store.OrderFailed), now)
 		return err
 	}
 	for _, from := range []store.OrderStatus{store.OrderPending, store.OrderFailed} {
-		won, err := s.Store.MoveOrder(ctx, tx, o.ID, string(from), string(store.OrderPaid), now)
+		won, err := s.Store.MoveOrder(ctx, s.Store.DB, tx, o.ID, string(from), string(store.OrderPaid), now)
 		if err != nil {
 			return err
 		}
@@ -473,7 +473,7 @@ func (s *Service) fail(ctx context.Context, tx *sqlx.Tx, ev payment.Event, a sto
 	if err := s.Store.SetAttemptOutcome(ctx, tx, a.ID, store.AttemptFailed, ev.FailureCode, now); err != nil || !current {
 		return err
 	}
-	_, err := s.Store.MoveOrder(ctx, tx, o.ID, string(store.OrderPending), string(store.OrderFailed), now)
+	_, err := s.Store.MoveOrder(ctx, s.Store.DB, tx, o.ID, string(store.OrderPending), string(store.OrderFailed), now)
 	return err
 }
 
@@ -485,7 +485,7 @@ func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a stor
 		// A promo use counts when it pays for something, once per order:
 		// the payment's hold, or the check of one without (promoStands),
 		// kept it free.
-		ok, err := s.Store.UsePromo(ctx, tx, a.PromoCode.String)
+		ok, err := s.Store.UsePromo(ctx, s.Store.DB, tx, a.PromoCode.String)
 		if err != nil {
 			return err
 		}
@@ -499,11 +499,11 @@ func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a stor
 	}
 	if o.Kind == store.OrderPack {
 		// The report's PDFs lack the new pack's sections.
-		if err := s.Store.DropReportPDFs(ctx, tx, o.ResultID); err != nil {
+		if err := s.Store.DropReportPDFs(ctx, s.Store.DB, tx, o.ResultID); err != nil {
 			return err
 		}
 	}
-	r, err := s.Store.GetResultIn(ctx, tx, o.ResultID)
+	r, err := s.Store.GetResultIn(ctx, s.Store.DB, tx, o.ResultID)
 	if err != nil {
 		return err
 	}
@@ -513,7 +513,7 @@ func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a stor
 	token := ""
 	if o.Kind == store.OrderReport {
 		token = ids.Token()
-		if err := s.Store.AddReportLink(ctx, tx, o.ResultID, token, now); err != nil {
+		if err := s.Store.AddReportLink(ctx, s.Store.DB, tx, o.ResultID, token, now); err != nil {
 			return err
 		}
 	}
@@ -543,11 +543,11 @@ func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a stor
 // can no longer be made at a price the code no longer gives.
 func (s *Service) Reconcile(ctx context.Context, age time.Duration) (int, error) {
 	now := s.Now().UTC()
-	stale, err := s.Store.StaleAttempts(ctx, now.Add(-age), 100)
+	stale, err := s.Store.StaleAttempts(ctx, s.Store.DB, now.Add(-age), 100)
 	if err != nil {
 		return 0, err
 	}
-	ended, err := s.Store.EndedHolds(ctx, now, 100)
+	ended, err := s.Store.EndedHolds(ctx, s.Store.DB, now, 100)
 	if err != nil {
 		return 0, err
 	}
@@ -579,7 +579,7 @@ func (s *Service) Reconcile(ctx context.Context, age time.Duration) (int, error)
 			continue
 		default:
 			// Still open: ask about the others first next time.
-			if err := s.Store.TouchAttempt(ctx, a.ID, s.Now()); err != nil {
+			if err := s.Store.TouchAttempt(ctx, s.Store.DB, a.ID, s.Now()); err != nil {
 				return applied, err
 			}
 			continue

@@ -81,7 +81,7 @@ func (f *fixture) create(t *testing.T) checkout.Created {
 
 func (f *fixture) status(t *testing.T) string {
 	t.Helper()
-	o, err := f.s.GetOrderByNumber(context.Background(), "SM1")
+	o, err := f.s.GetOrderByNumber(context.Background(), f.s.DB, "SM1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func (f *fixture) count(t *testing.T, table string) int {
 
 func (f *fixture) ref(t *testing.T, attemptID string) string {
 	t.Helper()
-	a, err := f.s.GetAttempt(context.Background(), f.s.DB, attemptID)
+	a, err := f.s.GetAttempt(context.Background(), f.s.DB, f.s.DB, attemptID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestPaySucceedsAndPricesOnTheServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		token := strings.TrimPrefix(ready.Body, "?t=")
-		if r, err := s.ResultForToken(context.Background(), token); err != nil || r.ID != "result-1" || len(token) != 43 ||
+		if r, err := s.ResultForToken(context.Background(), s.DB, token); err != nil || r.ID != "result-1" || len(token) != 43 ||
 			ready.To != "a@example.com" || !strings.Contains(ready.HTMLBody.String, token) {
 			t.Errorf("report-ready mail %+v: token %q opens %+v (%v)", ready, token, r, err)
 		}
@@ -368,7 +368,7 @@ func TestPromoCountsOnceOnSuccess(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		f := newFixture(t, s)
 		ctx := context.Background()
-		if err := s.SavePromo(ctx, store.Promo{Code: "ONCE", Kind: "percent", Value: 50, ValidFrom: f.now.Add(-time.Hour), MaxUses: sql.NullInt64{Int64: 1, Valid: true}}); err != nil {
+		if err := s.SavePromo(ctx, s.DB, store.Promo{Code: "ONCE", Kind: "percent", Value: 50, ValidFrom: f.now.Add(-time.Hour), MaxUses: sql.NullInt64{Int64: 1, Valid: true}}); err != nil {
 			t.Fatal(err)
 		}
 		in := checkout.CreateInput{OrderNumber: "SM1", SKUID: "mbti-report", Email: "a@example.com", PromoCode: "once"}
@@ -386,7 +386,7 @@ func TestPromoCountsOnceOnSuccess(t *testing.T) {
 		if _, err := f.sandbox.Confirm(ctx, f.ref(t, c.AttemptID), payment.Card{Number: "4242424242424242"}); err != nil {
 			t.Fatal(err)
 		}
-		p, _ := s.GetPromo(ctx, "ONCE")
+		p, _ := s.GetPromo(ctx, s.DB, "ONCE")
 		if f.status(t) != "paid" || p.Uses != 1 {
 			t.Fatalf("order %s, promo uses %d", f.status(t), p.Uses)
 		}

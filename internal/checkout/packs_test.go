@@ -52,15 +52,15 @@ func TestPackIsItsOwnOrderAfterTheReport(t *testing.T) {
 		}
 		// A PDF printed before the pack lacks its sections: buying the pack
 		// drops it, so the next download prints it again.
-		if err := s.SaveReportPDF(context.Background(), store.ReportPDF{ResultID: "result-1", Locale: "en", PDF: []byte("%PDF-"), Pages: 1,
+		if err := s.SaveReportPDF(context.Background(), s.DB, store.ReportPDF{ResultID: "result-1", Locale: "en", PDF: []byte("%PDF-"), Pages: 1,
 			CreatedAt: f.now}); err != nil {
 			t.Fatal(err)
 		}
 		f.pay(t, c)
-		if _, err := s.GetReportPDF(context.Background(), "result-1", "en"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.GetReportPDF(context.Background(), s.DB, "result-1", "en"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("the PDF printed before the pack is still served: %v", err)
 		}
-		pack, err := s.GetOrderByNumber(context.Background(), c.OrderNumber)
+		pack, err := s.GetOrderByNumber(context.Background(), s.DB, c.OrderNumber)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func TestPackIsItsOwnOrderAfterTheReport(t *testing.T) {
 		if _, err := f.createPack("mbti-pack-career"); !errors.Is(err, checkout.ErrPackOwned) {
 			t.Errorf("buying a pack twice: %v", err)
 		}
-		report, err := s.OrderForResult(context.Background(), "result-1")
+		report, err := s.OrderForResult(context.Background(), s.DB, "result-1")
 		if err != nil || report.OrderNumber != "SM1" {
 			t.Errorf("the result's report order is now %+v (%v)", report, err)
 		}

@@ -29,7 +29,7 @@ func (f *fixture) savePromo(t *testing.T, code string, percent int64, change fun
 	if change != nil {
 		change(&p)
 	}
-	if err := f.s.SavePromo(context.Background(), p); err != nil {
+	if err := f.s.SavePromo(context.Background(), f.s.DB, p); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -58,7 +58,7 @@ func (f *fixture) createWith(number, promo string) (checkout.Created, error) {
 
 func (f *fixture) promo(t *testing.T, code string) store.Promo {
 	t.Helper()
-	p, err := f.s.GetPromo(context.Background(), code)
+	p, err := f.s.GetPromo(context.Background(), f.s.DB, code)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func (f *fixture) promo(t *testing.T, code string) store.Promo {
 
 func (f *fixture) orderNo(t *testing.T, number string) store.Order {
 	t.Helper()
-	o, err := f.s.GetOrderByNumber(context.Background(), number)
+	o, err := f.s.GetOrderByNumber(context.Background(), f.s.DB, number)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func (f *fixture) orderNo(t *testing.T, number string) store.Order {
 
 func (f *fixture) sandboxState(t *testing.T, attemptID string) string {
 	t.Helper()
-	p, err := f.s.GetSandboxPayment(context.Background(), f.ref(t, attemptID))
+	p, err := f.s.GetSandboxPayment(context.Background(), f.s.DB, f.ref(t, attemptID))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestPromoHoldIsGivenBack(t *testing.T) {
 		if err != nil || late.Total != 499 {
 			t.Fatalf("the use after a hold ran out: %+v %v", late, err)
 		}
-		abandoned, err := s.GetAttempt(ctx, s.DB, again.AttemptID)
+		abandoned, err := s.GetAttempt(ctx, s.DB, s.DB, again.AttemptID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +191,7 @@ func TestPromoHoldIsGivenBack(t *testing.T) {
 		if st := f.sandboxState(t, again.AttemptID); st != "canceled" || f.status(t) != "failed" {
 			t.Fatalf("the payment past its hold: sandbox %s, order %s; want canceled and failed (payable again)", st, f.status(t))
 		}
-		if holder, _ := s.GetAttempt(ctx, s.DB, late.AttemptID); f.svc.Payable(ctx, holder) != nil {
+		if holder, _ := s.GetAttempt(ctx, s.DB, s.DB, late.AttemptID); f.svc.Payable(ctx, holder) != nil {
 			t.Fatal("the payment holding the use is refused")
 		}
 		f.pay(t, late)
@@ -227,7 +227,7 @@ func TestPromoExpiredAfterTheStartIsNotPaidAtItsPrice(t *testing.T) {
 		}
 		f.now = f.now.Add(11 * time.Minute)
 
-		a, _ := s.GetAttempt(ctx, s.DB, checked.AttemptID)
+		a, _ := s.GetAttempt(ctx, s.DB, s.DB, checked.AttemptID)
 		if err := f.svc.Payable(ctx, a); !errors.Is(err, checkout.ErrPromoEnded) {
 			t.Fatalf("confirm after the code ended: %v", err)
 		}
@@ -353,7 +353,7 @@ func TestLateFailureNeverDowngradesAPaymentThatSucceeded(t *testing.T) {
 		if err := f.svc.Receive(ctx, payload, h); err != nil {
 			t.Fatal(err)
 		}
-		a, err := s.GetAttempt(ctx, s.DB, c.AttemptID)
+		a, err := s.GetAttempt(ctx, s.DB, s.DB, c.AttemptID)
 		if err != nil || a.Status != store.AttemptSucceeded || f.status(t) != "paid" {
 			t.Fatalf("after a late failure: attempt %+v (%v), order %s", a, err, f.status(t))
 		}

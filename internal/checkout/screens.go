@@ -30,11 +30,11 @@ func (s *Service) Flow(ctx context.Context, resultID string, owns func(string) b
 	if !ids.Valid(resultID) || !owns(resultID) {
 		return Flow{}, ErrNotFound
 	}
-	r, err := s.Store.GetResult(ctx, resultID)
+	r, err := s.Store.GetResult(ctx, s.Store.DB, resultID)
 	if err != nil {
 		return Flow{}, notFoundAs(err)
 	}
-	o, err := s.Store.OrderForResult(ctx, r.ID)
+	o, err := s.Store.OrderForResult(ctx, s.Store.DB, r.ID)
 	if err != nil {
 		return Flow{}, notFoundAs(err)
 	}
@@ -60,7 +60,7 @@ func (s *Service) reportOffer(ctx context.Context, resultID string, owns func(st
 	if err != nil || f.Order.Paid() {
 		return f, store.PricedSKU{}, err
 	}
-	sku, err := s.Store.GetSKU(ctx, f.Result.ExamID, ReportSKU, f.Country())
+	sku, err := s.Store.GetSKU(ctx, s.Store.DB, f.Result.ExamID, ReportSKU, f.Country())
 	return f, sku, err
 }
 
@@ -87,13 +87,13 @@ func (s *Service) Buy(ctx context.Context, resultID string, owns func(string) bo
 	if b.Quote, err = order.Price(sku, nil, now); err != nil {
 		return Buy{}, err
 	}
-	if b.UnlockedToday, err = s.Store.CountPaidSince(ctx, now.UTC().Truncate(24*time.Hour)); err != nil {
+	if b.UnlockedToday, err = s.Store.CountPaidSince(ctx, s.Store.DB, now.UTC().Truncate(24*time.Hour)); err != nil {
 		return Buy{}, err
 	}
-	if b.TestsTotal, err = s.Store.CountResults(ctx); err != nil {
+	if b.TestsTotal, err = s.Store.CountResults(ctx, s.Store.DB); err != nil {
 		return Buy{}, err
 	}
-	if b.Demo, err = s.Store.HasDemoData(ctx); err != nil {
+	if b.Demo, err = s.Store.HasDemoData(ctx, s.Store.DB); err != nil {
 		return Buy{}, err
 	}
 	return b, nil
@@ -216,7 +216,7 @@ func (s *Service) PackList(ctx context.Context, number string, owns func(string)
 	if o.Kind != store.OrderReport {
 		return PackList{}, ErrNotFound
 	}
-	r, err := s.Store.GetResult(ctx, o.ResultID)
+	r, err := s.Store.GetResult(ctx, s.Store.DB, o.ResultID)
 	if err != nil {
 		return PackList{}, err
 	}

@@ -195,7 +195,7 @@ func TestSync(t *testing.T) {
 		if n, err := content.Sync(ctx, s, now.Add(time.Hour)); err != nil || n != 0 {
 			t.Fatalf("second sync changed %d rows, %v; want 0", n, err)
 		}
-		got, err := s.ListHelpArticles(ctx, "ja", 1807)
+		got, err := s.ListHelpArticles(ctx, s.DB, "ja", 1807)
 		if err != nil || len(got) != len(all["ja"].Articles) || got[0].Section != content.Sections[0] {
 			t.Fatalf("Japanese articles: %d, %v", len(got), err)
 		}
@@ -210,13 +210,13 @@ func TestSync(t *testing.T) {
 		if n, err := content.Sync(ctx, s, now); err != nil || n != 1 {
 			t.Fatalf("third sync changed %d rows, %v; want 1 (the retired article)", n, err)
 		}
-		if a, err := s.GetHelpArticle(ctx, "refunds", "en"); err != nil || a.Title != "Edited" {
+		if a, err := s.GetHelpArticle(ctx, s.DB, "refunds", "en"); err != nil || a.Title != "Edited" {
 			t.Errorf("an edited article was overwritten: %q, %v", a.Title, err)
 		}
-		if _, err := s.GetHelpArticle(ctx, "retired", "en"); err != store.ErrNotFound {
+		if _, err := s.GetHelpArticle(ctx, s.DB, "retired", "en"); err != store.ErrNotFound {
 			t.Errorf("a retired built-in article is still there: %v", err)
 		}
-		p, err := s.GetProtocol(ctx, "privacy", "de")
+		p, err := s.GetProtocol(ctx, s.DB, "privacy", "de")
 		if err != nil || p.Flag != content.FlagPrivacy || p.Version == "" {
 			t.Errorf("German privacy policy: %+v, %v", p, err)
 		}

@@ -31,7 +31,7 @@ type Service struct {
 // HelpArticles lists the articles that apply to an exam in a locale, in
 // display order.
 func (s *Service) HelpArticles(ctx context.Context, locale string, examID int) ([]HelpArticle, error) {
-	out, err := s.Store.ListHelpArticles(ctx, locale, examID)
+	out, err := s.Store.ListHelpArticles(ctx, s.Store.DB, locale, examID)
 	if err != nil {
 		return nil, fmt.Errorf("content: help articles: %w", err)
 	}
@@ -41,7 +41,7 @@ func (s *Service) HelpArticles(ctx context.Context, locale string, examID int) (
 // HelpArticle reads one article in a locale. One written for another exam
 // than examID is apperr.ErrNotFound; AnyExam reads any.
 func (s *Service) HelpArticle(ctx context.Context, slug, locale string, examID int) (HelpArticle, error) {
-	a, err := s.Store.GetHelpArticle(ctx, slug, locale)
+	a, err := s.Store.GetHelpArticle(ctx, s.Store.DB, slug, locale)
 	if err != nil {
 		return HelpArticle{}, fmt.Errorf("content: help article: %w", err)
 	}
@@ -82,7 +82,7 @@ func (s *Service) HelpDetail(ctx context.Context, slug, locale string, examID in
 // Protocols lists the legal documents that apply to an exam in a locale,
 // by flag.
 func (s *Service) Protocols(ctx context.Context, locale string, examID int) ([]Protocol, error) {
-	out, err := s.Store.ListProtocols(ctx, locale, examID)
+	out, err := s.Store.ListProtocols(ctx, s.Store.DB, locale, examID)
 	if err != nil {
 		return nil, fmt.Errorf("content: legal documents: %w", err)
 	}
@@ -92,7 +92,7 @@ func (s *Service) Protocols(ctx context.Context, locale string, examID int) ([]P
 // Protocol reads one legal document in a locale. One written for another
 // exam than examID is apperr.ErrNotFound; AnyExam reads any.
 func (s *Service) Protocol(ctx context.Context, slug, locale string, examID int) (Protocol, error) {
-	p, err := s.Store.GetProtocol(ctx, slug, locale)
+	p, err := s.Store.GetProtocol(ctx, s.Store.DB, slug, locale)
 	if err != nil {
 		return Protocol{}, fmt.Errorf("content: legal document: %w", err)
 	}

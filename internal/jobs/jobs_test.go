@@ -19,10 +19,10 @@ func TestPruneEmailCodesRunsThroughTheQueue(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		now := time.Now().UTC()
-		if err := s.InsertEmailCode(ctx, store.EmailCode{ID: "old", Email: "a@example.com", Purpose: "login", CodeHash: "h", ExpiresAt: now.Add(-time.Hour)}); err != nil {
+		if err := s.InsertEmailCode(ctx, s.DB, store.EmailCode{ID: "old", Email: "a@example.com", Purpose: "login", CodeHash: "h", ExpiresAt: now.Add(-time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.InsertEmailCode(ctx, store.EmailCode{ID: "new", Email: "a@example.com", Purpose: "login", CodeHash: "h", ExpiresAt: now.Add(time.Hour)}); err != nil {
+		if err := s.InsertEmailCode(ctx, s.DB, store.EmailCode{ID: "new", Email: "a@example.com", Purpose: "login", CodeHash: "h", ExpiresAt: now.Add(time.Hour)}); err != nil {
 			t.Fatal(err)
 		}
 		q, err := jobs.New(jobs.Deps{Store: s, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, true)
@@ -47,7 +47,7 @@ func TestPruneEmailCodesRunsThroughTheQueue(t *testing.T) {
 		}
 		deadline := time.Now().Add(20 * time.Second)
 		for {
-			_, err := s.GetEmailCode(ctx, "old")
+			_, err := s.GetEmailCode(ctx, s.DB, "old")
 			if errors.Is(err, store.ErrNotFound) {
 				break
 			}
@@ -56,7 +56,7 @@ func TestPruneEmailCodesRunsThroughTheQueue(t *testing.T) {
 			}
 			time.Sleep(50 * time.Millisecond)
 		}
-		if _, err := s.GetEmailCode(ctx, "new"); err != nil {
+		if _, err := s.GetEmailCode(ctx, s.DB, "new"); err != nil {
 			t.Fatalf("live code was pruned: %v", err)
 		}
 	})

@@ -32,7 +32,7 @@ type PruneEmailCodesWorker struct {
 
 // Work runs one prune.
 func (w *PruneEmailCodesWorker) Work(ctx context.Context, _ *river.Job[PruneEmailCodesArgs]) error {
-	n, err := w.Store.PruneEmailCodes(ctx, w.Now())
+	n, err := w.Store.PruneEmailCodes(ctx, w.Store.DB, w.Now())
 	if err != nil {
 		return err
 	}

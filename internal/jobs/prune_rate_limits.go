@@ -34,7 +34,7 @@ type PruneRateLimitsWorker struct {
 
 // Work runs one prune.
 func (w *PruneRateLimitsWorker) Work(ctx context.Context, _ *river.Job[PruneRateLimitsArgs]) error {
-	n, err := w.Store.PruneRateLimits(ctx, w.Now())
+	n, err := w.Store.PruneRateLimits(ctx, w.Store.DB, w.Now())
 	if err != nil {
 		return err
 	}

@@ -18,10 +18,10 @@ func TestPruneRateLimitsKeepsDrainingBuckets(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		now := time.Now().UTC()
-		if _, err := s.TakeToken(ctx, "auth", "203.0.113.1", now.Add(-time.Hour), time.Minute, 5); err != nil {
+		if _, err := s.TakeToken(ctx, s.DB, "auth", "203.0.113.1", now.Add(-time.Hour), time.Minute, 5); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.TakeToken(ctx, "auth", "203.0.113.2", now, time.Minute, 5); err != nil {
+		if _, err := s.TakeToken(ctx, s.DB, "auth", "203.0.113.2", now, time.Minute, 5); err != nil {
 			t.Fatal(err)
 		}
 		w := &jobs.PruneRateLimitsWorker{Store: s, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: func() time.Time { return now }}

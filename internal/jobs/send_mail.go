@@ -68,14 +68,14 @@ const mailLease = 5 * time.Minute
 // SendQueued delivers the messages due now, up to 50 a run.
 func SendQueued(ctx context.Context, st *store.Store, sender mail.Sender, logger *slog.Logger, now func() time.Time) (Sent, error) {
 	var out Sent
-	due, err := st.QueuedMail(ctx, now(), 50)
+	due, err := st.QueuedMail(ctx, st.DB, now(), 50)
 	if err != nil {
 		return out, err
 	}
 	for _, m := range due {
 		// Another run may be sending the same batch: send only what this
 		// run claims.
-		claimed, err := st.ClaimMail(ctx, m.ID, now(), mailLease)
+		claimed, err := st.ClaimMail(ctx, st.DB, m.ID, now(), mailLease)
 		if err != nil {
 			return out, err
 		}
@@ -93,12 +93,12 @@ func SendQueued(ctx context.Context, st *store.Store, sender mail.Sender, logger
 			} else {
 				logger.WarnContext(ctx, "jobs: mail not sent; will retry", "mail", m.ID, "kind", m.Kind, "attempts", failures, "next", next, "err", err)
 			}
-			if err := st.MarkMailFailed(ctx, m.ID, m.Attempts, err.Error(), next, giveUp); err != nil {
+			if err := st.MarkMailFailed(ctx, st.DB, m.ID, m.Attempts, err.Error(), next, giveUp); err != nil {
 				return out, err
 			}
 			continue
 		}
-		if _, err := st.MarkMailSent(ctx, m.ID, now()); err != nil {
+		if _, err := st.MarkMailSent(ctx, st.DB, m.ID, now()); err != nil {
 			return out, err
 		}
 		out.Delivered++

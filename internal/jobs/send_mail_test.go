@@ -108,7 +108,7 @@ func TestSendQueuedMailOverSMTP(t *testing.T) {
 		if sent, err := jobs.SendQueued(ctx, s, sender, quiet, now); err != nil || sent.Failed != 2 || sent.Delivered != 0 {
 			t.Fatalf("a refusing server: %+v, %v", sent, err)
 		}
-		all, err := s.ListMail(ctx, 10)
+		all, err := s.ListMail(ctx, s.DB, 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,7 +180,7 @@ func TestSendQueuedMailOverSMTP(t *testing.T) {
 				t.Errorf("%s: the parts are not text and HTML", want.id)
 			}
 		}
-		if q, _ := s.QueuedMail(ctx, clock.Add(24*time.Hour), 10); len(q) != 0 {
+		if q, _ := s.QueuedMail(ctx, s.DB, clock.Add(24*time.Hour), 10); len(q) != 0 {
 			t.Fatalf("%d messages still queued after delivery", len(q))
 		}
 	})
@@ -208,7 +208,7 @@ func TestMailRetriesBackOffAndGiveUp(t *testing.T) {
 			}
 			clock = clock.Add(2 * time.Hour)
 		}
-		all, _ := s.ListMail(ctx, 1)
+		all, _ := s.ListMail(ctx, s.DB, 1)
 		if len(all) != 1 || all[0].Status != store.MailFailed || all[0].Attempts != jobs.MaxMailAttempts || all[0].NextAttemptAt.Valid {
 			t.Fatalf("after every retry failed: %+v", all)
 		}

@@ -19,7 +19,7 @@ type Outbox struct {
 
 // Recent lists the newest messages, at most limit.
 func (o *Outbox) Recent(ctx context.Context, limit int) ([]Stored, error) {
-	out, err := o.Store.ListMail(ctx, limit)
+	out, err := o.Store.ListMail(ctx, o.Store.DB, limit)
 	if err != nil {
 		return nil, fmt.Errorf("mail: outbox: %w", err)
 	}
@@ -29,7 +29,7 @@ func (o *Outbox) Recent(ctx context.Context, limit int) ([]Stored, error) {
 // HTML is one message's HTML part; a message without one is
 // apperr.ErrNotFound, like an unknown id.
 func (o *Outbox) HTML(ctx context.Context, id string) (string, error) {
-	m, err := o.Store.GetMail(ctx, id)
+	m, err := o.Store.GetMail(ctx, o.Store.DB, id)
 	if err != nil {
 		return "", fmt.Errorf("mail: outbox: %w", err)
 	}

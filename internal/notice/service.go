@@ -72,7 +72,7 @@ func (s *Service) query(r Reader) store.NoticeQuery {
 func (s *Service) List(ctx context.Context, r Reader, search string, page int) ([]Notice, int, error) {
 	q := s.query(r)
 	q.Search, q.Limit, q.Offset = search, PerPage, (page-1)*PerPage
-	list, total, err := s.Store.Notices(ctx, q)
+	list, total, err := s.Store.Notices(ctx, s.Store.DB, q)
 	if err != nil {
 		return nil, 0, fmt.Errorf("notice: list: %w", err)
 	}
@@ -88,7 +88,7 @@ func (s *Service) Overview(ctx context.Context, r Reader) (Overview, error) {
 	}
 	q := s.query(r)
 	q.Audiences, q.Limit = For(r.Tier), 1
-	latest, _, err := s.Store.Notices(ctx, q)
+	latest, _, err := s.Store.Notices(ctx, s.Store.DB, q)
 	if err != nil {
 		return Overview{}, fmt.Errorf("notice: latest: %w", err)
 	}
@@ -102,7 +102,7 @@ func (s *Service) Overview(ctx context.Context, r Reader) (Overview, error) {
 // Unread counts the published notices of a signed-in user's plan they
 // have not opened.
 func (s *Service) Unread(ctx context.Context, r Reader) (int, error) {
-	n, err := s.Store.UnreadNotices(ctx, r.UserID, For(r.Tier), s.Now().UTC())
+	n, err := s.Store.UnreadNotices(ctx, s.Store.DB, r.UserID, For(r.Tier), s.Now().UTC())
 	if err != nil {
 		return 0, fmt.Errorf("notice: unread: %w", err)
 	}
@@ -113,7 +113,7 @@ func (s *Service) Unread(ctx context.Context, r Reader) (int, error) {
 // they opened it (the first time only). An unknown, unpublished or draft
 // id is apperr.ErrNotFound; a notice above their plan is ErrLocked.
 func (s *Service) Open(ctx context.Context, r Reader, id string) (Notice, error) {
-	n, err := s.Store.GetNotice(ctx, store.NoticeQuery{UserID: r.UserID, Locale: r.Locale, Now: s.Now().UTC()}, id)
+	n, err := s.Store.GetNotice(ctx, s.Store.DB, store.NoticeQuery{UserID: r.UserID, Locale: r.Locale, Now: s.Now().UTC()}, id)
 	if err != nil {
 		return Notice{}, fmt.Errorf("notice: open: %w", err)
 	}
@@ -121,7 +121,7 @@ func (s *Service) Open(ctx context.Context, r Reader, id string) (Notice, error)
 		return Notice{}, ErrLocked
 	}
 	if !n.Read {
-		if err := s.Store.MarkNoticeRead(ctx, r.UserID, n.ID, s.Now().UTC()); err != nil {
+		if err := s.Store.MarkNoticeRead(ctx, s.Store.DB, r.UserID, n.ID, s.Now().UTC()); err != nil {
 			return Notice{}, fmt.Errorf("notice: mark read: %w", err)
 		}
 		n.Read = true

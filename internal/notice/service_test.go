@@ -20,7 +20,7 @@ func TestServiceReadersAndReadState(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		now := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
-		if err := s.CreateUser(ctx, store.User{ID: "u1", Email: "nia@example.com", CreatedAt: now, UpdatedAt: now}); err != nil {
+		if err := s.CreateUser(ctx, s.DB, store.User{ID: "u1", Email: "nia@example.com", CreatedAt: now, UpdatedAt: now}); err != nil {
 			t.Fatal(err)
 		}
 		add := func(slug, audience string, at time.Time) string {

@@ -72,11 +72,11 @@ func (o Offers) Plan() []string {
 // (order.PriceCountry), by step, with the result's orders of them: one
 // pack per step, the first in the catalogue's order that has content here.
 func (s *Service) Offers(ctx context.Context, r store.Result) (Offers, error) {
-	skus, err := s.Store.ListSKUs(ctx, r.ExamID, store.OrderPack, order.PriceCountry(r))
+	skus, err := s.Store.ListSKUs(ctx, s.Store.DB, r.ExamID, store.OrderPack, order.PriceCountry(r))
 	if err != nil {
 		return nil, err
 	}
-	orders, err := s.Store.PackOrders(ctx, r.ID)
+	orders, err := s.Store.PackOrders(ctx, s.Store.DB, r.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func (s *Service) Offers(ctx context.Context, r store.Result) (Offers, error) {
 // Owned are a result's paid pack orders with content here, oldest first,
 // whatever the catalogue sells today.
 func (s *Service) Owned(ctx context.Context, resultID string) ([]store.Order, error) {
-	orders, err := s.Store.PackOrders(ctx, resultID)
+	orders, err := s.Store.PackOrders(ctx, s.Store.DB, resultID)
 	if err != nil {
 		return nil, err
 	}

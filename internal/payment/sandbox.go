@@ -51,7 +51,7 @@ var open = []string{sbxAwaitingCard, sbxRequiresAction}
 
 // Cancel closes a replaced payment.
 func (s *Sandbox) Cancel(ctx context.Context, ref string) error {
-	_, err := s.Store.MoveSandboxPayment(ctx, ref, open, sbxCanceled, s.Now())
+	_, err := s.Store.MoveSandboxPayment(ctx, s.Store.DB, ref, open, sbxCanceled, s.Now())
 	return err
 }
 
@@ -65,7 +65,7 @@ func (s *Sandbox) Start(ctx context.Context, r Request) (Started, error) {
 	// call with the key (a concurrent click) gets the same payment.
 	ref := "sbx_" + strings.TrimPrefix(r.IdempotencyKey, "attempt_")
 	now := s.Now().UTC()
-	err := s.Store.InsertSandboxPayment(ctx, store.SandboxPayment{Ref: ref, AttemptID: r.AttemptID, Amount: r.Amount,
+	err := s.Store.InsertSandboxPayment(ctx, s.Store.DB, store.SandboxPayment{Ref: ref, AttemptID: r.AttemptID, Amount: r.Amount,
 		Currency: r.Currency, State: sbxAwaitingCard, CreatedAt: now, UpdatedAt: now})
 	if err != nil {
 		return Started{}, err
@@ -75,7 +75,7 @@ func (s *Sandbox) Start(ctx context.Context, r Request) (Started, error) {
 
 // State reads a payment's state from the sandbox's books.
 func (s *Sandbox) State(ctx context.Context, ref string) (State, error) {
-	p, err := s.Store.GetSandboxPayment(ctx, ref)
+	p, err := s.Store.GetSandboxPayment(ctx, s.Store.DB, ref)
 	if err != nil {
 		return "", err
 	}
@@ -111,7 +111,7 @@ var ErrNotPayable = errors.New("payment: sandbox payment is not waiting for a ca
 
 // Confirm charges a test card for a payment and delivers the outcome event.
 func (s *Sandbox) Confirm(ctx context.Context, ref string, card Card) (Outcome, error) {
-	p, err := s.Store.GetSandboxPayment(ctx, ref)
+	p, err := s.Store.GetSandboxPayment(ctx, s.Store.DB, ref)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -121,7 +121,7 @@ func (s *Sandbox) Confirm(ctx context.Context, ref string, card Card) (Outcome, 
 	}
 	switch card.Number {
 	case "4000002760003184":
-		if ok, err := s.Store.MoveSandboxPayment(ctx, ref, open, sbxRequiresAction, s.Now()); err != nil || !ok {
+		if ok, err := s.Store.MoveSandboxPayment(ctx, s.Store.DB, ref, open, sbxRequiresAction, s.Now()); err != nil || !ok {
 			return Outcome{}, errors.Join(err, ErrNotPayable)
 		}
 		return Outcome{Status: "requires_action"}, nil
@@ -137,7 +137,7 @@ func (s *Sandbox) Confirm(ctx context.Context, ref string, card Card) (Outcome, 
 
 // Complete3DS ends the 3-D Secure step: passed or failed.
 func (s *Sandbox) Complete3DS(ctx context.Context, ref string, passed bool) (Outcome, error) {
-	p, err := s.Store.GetSandboxPayment(ctx, ref)
+	p, err := s.Store.GetSandboxPayment(ctx, s.Store.DB, ref)
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -156,7 +156,7 @@ func (s *Sandbox) finish(ctx context.Context, p store.SandboxPayment, from []str
 	if !ok {
 		to, kind, status = sbxFailed, EventFailed, "declined"
 	}
-	moved, err := s.Store.MoveSandboxPayment(ctx, p.Ref, from, to, s.Now())
+	moved, err := s.Store.MoveSandboxPayment(ctx, s.Store.DB, p.Ref, from, to, s.Now())
 	if err != nil {
 		return Outcome{}, err
 	}
@@ -247,7 +247,7 @@ func (s *Sandbox) SaveCard(ctx context.Context, card Card) (SavedCard, error) {
 	}
 	m := store.SandboxMethod{Ref: "sbxpm_" + ids.New(), Brand: brand, Last4: card.Number[len(card.Number)-4:], ExpMonth: card.ExpMonth,
 		ExpYear: card.ExpYear, Behaviour: behaviour, CreatedAt: s.Now().UTC()}
-	if err := s.Store.InsertSandboxMethod(ctx, m); err != nil {
+	if err := s.Store.InsertSandboxMethod(ctx, s.Store.DB, m); err != nil {
 		return SavedCard{}, err
 	}
 	return SavedCard{Ref: m.Ref, Brand: m.Brand, Last4: m.Last4}, nil
@@ -261,17 +261,17 @@ var ErrIdempotencyMismatch = errors.New("payment: idempotency key reused with ot
 // crash, a concurrent runner) answers the first outcome and charges
 // nothing more. An expired card is declined (expired_card).
 func (s *Sandbox) ChargeSaved(ctx context.Context, method string, r Request) (Charge, error) {
-	m, err := s.Store.GetSandboxMethod(ctx, method)
+	m, err := s.Store.GetSandboxMethod(ctx, s.Store.DB, method)
 	if err != nil {
 		return Charge{}, fmt.Errorf("payment: saved card %q: %w", method, err)
 	}
 	ref := "sbx_" + r.IdempotencyKey
 	now := s.Now().UTC()
-	if err := s.Store.InsertSandboxPayment(ctx, store.SandboxPayment{Ref: ref, AttemptID: r.AttemptID, Amount: r.Amount,
+	if err := s.Store.InsertSandboxPayment(ctx, s.Store.DB, store.SandboxPayment{Ref: ref, AttemptID: r.AttemptID, Amount: r.Amount,
 		Currency: r.Currency, State: sbxAwaitingCard, CreatedAt: now, UpdatedAt: now}); err != nil {
 		return Charge{}, err
 	}
-	p, err := s.Store.GetSandboxPayment(ctx, ref)
+	p, err := s.Store.GetSandboxPayment(ctx, s.Store.DB, ref)
 	if err != nil {
 		return Charge{}, err
 	}
@@ -289,11 +289,11 @@ func (s *Sandbox) ChargeSaved(ctx context.Context, method string, r Request) (Ch
 	if code != "" {
 		to = sbxFailed
 	}
-	if _, err := s.Store.MoveSandboxPayment(ctx, ref, []string{sbxAwaitingCard}, to, now); err != nil {
+	if _, err := s.Store.MoveSandboxPayment(ctx, s.Store.DB, ref, []string{sbxAwaitingCard}, to, now); err != nil {
 		return Charge{}, err
 	}
 	// Whoever moved it, the books now hold the one outcome of this key.
-	if p, err = s.Store.GetSandboxPayment(ctx, ref); err != nil {
+	if p, err = s.Store.GetSandboxPayment(ctx, s.Store.DB, ref); err != nil {
 		return Charge{}, err
 	}
 	switch p.State {

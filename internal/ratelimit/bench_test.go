@@ -39,7 +39,7 @@ func BenchmarkAllow(b *testing.B) {
 			if _, err := s.Migrate(context.Background()); err != nil {
 				b.Fatal(err)
 			}
-			l, err := ratelimit.New(s, ratelimit.Limit{Name: "bench", Rate: 1e6, Burst: 1e6}, time.Now)
+			l, err := ratelimit.New(ratelimit.InDatabase(s), ratelimit.Limit{Name: "bench", Rate: 1e6, Burst: 1e6}, time.Now)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4/middleware"
+
+	"selfmap/internal/store"
 )
 
 // DefaultTimeout bounds one check: echo's store interface carries no
@@ -31,6 +33,16 @@ func (l Limit) Interval() time.Duration {
 // Buckets is the database side: one atomic check of a bucket.
 type Buckets interface {
 	TakeToken(ctx context.Context, name, subject string, now time.Time, interval time.Duration, burst int) (bool, error)
+}
+
+// InDatabase is the buckets kept in the database's rate_limits table, each
+// token taken outside any transaction.
+func InDatabase(st *store.Store) Buckets { return dbBuckets{st} }
+
+type dbBuckets struct{ st *store.Store }
+
+func (b dbBuckets) TakeToken(ctx context.Context, name, subject string, now time.Time, interval time.Duration, burst int) (bool, error) {
+	return b.st.TakeToken(ctx, b.st.DB, name, subject, now, interval, burst)
 }
 
 // Store is a middleware.RateLimiterStore whose buckets live in the

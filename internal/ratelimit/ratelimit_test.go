@@ -28,9 +28,9 @@ func (c *clock) advance(d time.Duration) { c.at.Add(int64(d)) }
 // seconds.
 var login = ratelimit.Limit{Name: "auth", Rate: 1.0 / 12, Burst: 10}
 
-func limiter(t *testing.T, b ratelimit.Buckets, l ratelimit.Limit, c *clock) *ratelimit.Store {
+func limiter(t *testing.T, db *store.Store, l ratelimit.Limit, c *clock) *ratelimit.Store {
 	t.Helper()
-	s, err := ratelimit.New(b, l, c.now)
+	s, err := ratelimit.New(ratelimit.InDatabase(db), l, c.now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestPruneKeepsLiveBuckets(t *testing.T) {
 		for range login.Burst {
 			allow(t, l, "emptied")
 		}
-		n, err := s.PruneRateLimits(context.Background(), c.now())
+		n, err := s.PruneRateLimits(context.Background(), s.DB, c.now())
 		if err != nil || n != 1 {
 			t.Fatalf("pruned %d, %v; want the one full bucket", n, err)
 		}
@@ -201,7 +201,7 @@ func TestNewRefusesEmptyLimits(t *testing.T) {
 // refuses a limit that cannot work.
 func TestLimitsMakesStores(t *testing.T) {
 	c := newClock()
-	limits := &ratelimit.Limits{Buckets: storetest.SQLite(t), Now: c.now}
+	limits := &ratelimit.Limits{Buckets: ratelimit.InDatabase(storetest.SQLite(t)), Now: c.now}
 	st, err := limits.Store(login)
 	if err != nil {
 		t.Fatal(err)

@@ -67,14 +67,14 @@ func (p *PDFs) ForOrder(ctx context.Context, o store.Order, locale string) (Down
 
 // kept is the PDF made before, if any.
 func (p *PDFs) kept(ctx context.Context, resultID, locale string) (Download, error) {
-	k, err := p.Store.GetReportPDF(ctx, resultID, locale)
+	k, err := p.Store.GetReportPDF(ctx, p.Store.DB, resultID, locale)
 	if errors.Is(err, apperr.ErrNotFound) {
 		return Download{}, nil
 	}
 	if err != nil {
 		return Download{}, err
 	}
-	o, err := p.Store.OrderForResult(ctx, resultID)
+	o, err := p.Store.OrderForResult(ctx, p.Store.DB, resultID)
 	if err != nil {
 		return Download{}, err
 	}

@@ -111,7 +111,7 @@ func (s *Service) openLink(ctx context.Context, hash string, owns func(string) b
 	if paid, err := s.Results.Paid(ctx, id); err != nil || !paid {
 		return Opened{}, cmp.Or(err, error(ErrNotFound))
 	}
-	r, err := s.Store.GetResult(ctx, id)
+	r, err := s.Store.GetResult(ctx, s.Store.DB, id)
 	if err != nil {
 		return Opened{}, err
 	}
@@ -149,7 +149,7 @@ func (s *Service) Build(ctx context.Context, r result.Result, l i18n.Locale) (Re
 	if err != nil {
 		return nil, err
 	}
-	o, err := s.Store.OrderForResult(ctx, r.ID)
+	o, err := s.Store.OrderForResult(ctx, s.Store.DB, r.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (s *Service) Printable(ctx context.Context, resultID string, l i18n.Locale)
 	} else if !paid {
 		return nil, ErrNotPaid
 	}
-	r, err := s.Store.GetResult(ctx, resultID)
+	r, err := s.Store.GetResult(ctx, s.Store.DB, resultID)
 	if err != nil {
 		return nil, err
 	}
@@ -201,13 +201,13 @@ func (s *Service) Rate(ctx context.Context, resultID string, score int) error {
 	if score < 1 || score > 5 {
 		return ErrRatingInvalid
 	}
-	return s.Store.SaveRating(ctx, resultID, score, s.Now())
+	return s.Store.SaveRating(ctx, s.Store.DB, resultID, score, s.Now())
 }
 
 // rating is the accuracy rating a result was given, or 0; a failed read
 // shows the form again rather than failing the report.
 func (s *Service) rating(ctx context.Context, resultID string) int {
-	score, err := s.Store.RatingFor(ctx, resultID)
+	score, err := s.Store.RatingFor(ctx, s.Store.DB, resultID)
 	if err != nil {
 		s.Logger.WarnContext(ctx, "report: read rating", "result", resultID, "err", err)
 	}

@@ -88,12 +88,12 @@ func (c *StatsCache) Get(ctx context.Context, examID int) (Stats, error) {
 }
 
 func load(ctx context.Context, s *store.Store, examID int, now time.Time) (Stats, error) {
-	counts, err := s.TypeCounts(ctx, examID)
+	counts, err := s.TypeCounts(ctx, s.DB, examID)
 	if err != nil {
 		return Stats{}, err
 	}
 	st := Stats{Types: map[string]TypeTally{}, Recent: map[string][]int{}}
-	if st.Demo, err = s.HasDemoData(ctx); err != nil {
+	if st.Demo, err = s.HasDemoData(ctx, s.DB); err != nil {
 		return Stats{}, err
 	}
 	for _, c := range counts {
@@ -110,10 +110,10 @@ func load(ctx context.Context, s *store.Store, examID int, now time.Time) (Stats
 		}
 		st.Types[c.Letters] = t
 	}
-	if st.Countries, err = s.TopCountries(ctx, examID, now.Add(-CountryWindow), 10); err != nil {
+	if st.Countries, err = s.TopCountries(ctx, s.DB, examID, now.Add(-CountryWindow), 10); err != nil {
 		return Stats{}, err
 	}
-	scores, err := s.RecentScores(ctx, examID, RecentResults)
+	scores, err := s.RecentScores(ctx, s.DB, examID, RecentResults)
 	if err != nil {
 		return Stats{}, err
 	}

@@ -41,7 +41,7 @@ var stylesheets = []string{"static/css/app.css", "themes/home/theme.css", "stati
 // is left as it is. A report that is not paid, or an unknown locale, is
 // pdf.ErrNotPrintable: a job stops trying.
 func (r *Renderer) Render(ctx context.Context, resultID, tag string) error {
-	if _, err := r.Store.GetReportPDF(ctx, resultID, tag); err == nil {
+	if _, err := r.Store.GetReportPDF(ctx, r.Store.DB, resultID, tag); err == nil {
 		return nil
 	}
 	if r.Printer == nil {
@@ -66,7 +66,7 @@ func (r *Renderer) Render(ctx context.Context, resultID, tag string) error {
 	if err != nil {
 		return err
 	}
-	return r.Store.SaveReportPDF(ctx, store.ReportPDF{ResultID: resultID, Locale: l.Tag, PDF: out, Pages: pages, CreatedAt: r.Now().UTC()})
+	return r.Store.SaveReportPDF(ctx, r.Store.DB, store.ReportPDF{ResultID: resultID, Locale: l.Tag, PDF: out, Pages: pages, CreatedAt: r.Now().UTC()})
 }
 
 // document is the report as one self-contained HTML document in a locale.

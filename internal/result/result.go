@@ -73,7 +73,7 @@ func (s *Service) Get(ctx context.Context, id string, owns func(string) bool) (s
 	if !ids.Valid(id) || !owns(id) {
 		return store.Result{}, ErrNotFound
 	}
-	r, err := s.Store.GetResult(ctx, id)
+	r, err := s.Store.GetResult(ctx, s.Store.DB, id)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Result{}, ErrNotFound
 	}
@@ -105,7 +105,7 @@ func (s *Service) SetEmail(ctx context.Context, r store.Result, email string) (s
 // number as the API does: an order that does not exist or whose result is
 // not the caller's (owns) is ErrNotFound.
 func (s *Service) SetOrderEmail(ctx context.Context, orderNumber, email string, owns func(string) bool) (string, error) {
-	o, err := s.Store.GetOrderByNumber(ctx, orderNumber)
+	o, err := s.Store.GetOrderByNumber(ctx, s.Store.DB, orderNumber)
 	if err != nil {
 		return "", notFoundAs(err)
 	}
@@ -126,7 +126,7 @@ const (
 // Paid reports whether the result's report order is paid: the report
 // opens, and what it was scored against and priced for stays as it was.
 func (s *Service) Paid(ctx context.Context, resultID string) (bool, error) {
-	o, err := s.Store.OrderForResult(ctx, resultID)
+	o, err := s.Store.OrderForResult(ctx, s.Store.DB, resultID)
 	if errors.Is(err, store.ErrNotFound) {
 		return false, nil
 	}
@@ -213,7 +213,7 @@ func (s *Service) SetDetails(ctx context.Context, r store.Result, in DetailsInpu
 	if err != nil {
 		return nil, err
 	}
-	return nil, notFoundAs(s.Store.SetResultDetails(ctx, r.ID, d, store.Rescored{NormGroup: scored.NormGroup, Scores: string(scores), ResultCode: scored.Code}, s.Now()))
+	return nil, notFoundAs(s.Store.SetResultDetails(ctx, s.Store.DB, r.ID, d, store.Rescored{NormGroup: scored.NormGroup, Scores: string(scores), ResultCode: scored.Code}, s.Now()))
 }
 
 // frozen returns the field errors of details that would change a paid

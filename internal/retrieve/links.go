@@ -29,7 +29,7 @@ var (
 // such link, ErrLinkClosed for one past LinkLifetime or withdrawn. Whether
 // the report is paid is the caller's to check.
 func (s *Service) Open(ctx context.Context, tokenHash string) (string, error) {
-	l, err := s.Store.ReportLinkByHash(ctx, tokenHash)
+	l, err := s.Store.ReportLinkByHash(ctx, s.Store.DB, tokenHash)
 	if errors.Is(err, store.ErrNotFound) {
 		return "", ErrLinkUnknown
 	}
@@ -44,19 +44,19 @@ func (s *Service) Open(ctx context.Context, tokenHash string) (string, error) {
 
 // OpenLinks counts the links that still open a result's report.
 func (s *Service) OpenLinks(ctx context.Context, resultID string) (int, error) {
-	return s.Store.CountOpenReportLinks(ctx, resultID, s.Now().Add(-LinkLifetime))
+	return s.Store.CountOpenReportLinks(ctx, s.Store.DB, resultID, s.Now().Add(-LinkLifetime))
 }
 
 // Revoke withdraws every link of a report for its owner, the account the
 // result belongs to. A result that is not the user's answers
 // ErrLinkUnknown, exactly like a missing one.
 func (s *Service) Revoke(ctx context.Context, userID, resultID string) error {
-	owner, err := s.Store.ResultOwner(ctx, resultID)
+	owner, err := s.Store.ResultOwner(ctx, s.Store.DB, resultID)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && (owner == "" || owner != userID)) {
 		return ErrLinkUnknown
 	}
 	if err != nil {
 		return err
 	}
-	return s.Store.RevokeReportLinks(ctx, resultID, s.Now())
+	return s.Store.RevokeReportLinks(ctx, s.Store.DB, resultID, s.Now())
 }

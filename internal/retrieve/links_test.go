@@ -27,7 +27,7 @@ func TestLinksExpireAndOnlyTheOwnerWithdrawsThem(t *testing.T) {
 			if token == "other" {
 				result = "r2"
 			}
-			if err := s.AddReportLink(ctx, s.DB, result, token, f.now.Add(-age)); err != nil {
+			if err := s.AddReportLink(ctx, s.DB, s.DB, result, token, f.now.Add(-age)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -44,7 +44,7 @@ func TestLinksExpireAndOnlyTheOwnerWithdrawsThem(t *testing.T) {
 			t.Errorf("open links of r1: %d, %v; want 2", n, err)
 		}
 
-		if err := s.CreateUser(ctx, store.User{ID: "u-owner", Email: "ana@example.com", Name: "Ana", PasswordHash: "x",
+		if err := s.CreateUser(ctx, s.DB, store.User{ID: "u-owner", Email: "ana@example.com", Name: "Ana", PasswordHash: "x",
 			CreatedAt: f.now, UpdatedAt: f.now}); err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func TestLinksExpireAndOnlyTheOwnerWithdrawsThem(t *testing.T) {
 		if n, err := f.svc.OpenLinks(ctx, "r1"); err != nil || n != 0 {
 			t.Errorf("open links of r1 after withdrawing: %d, %v", n, err)
 		}
-		l, err := s.ReportLinkByHash(ctx, store.HashToken("fresh"))
+		l, err := s.ReportLinkByHash(ctx, s.DB, store.HashToken("fresh"))
 		if err != nil || !l.RevokedAt.Valid || !l.RevokedAt.Time.Equal(f.now) || l.ResultID != "r1" {
 			t.Errorf("the withdrawn link is kept as %+v, %v", l, err)
 		}

@@ -64,7 +64,7 @@ func (s *Service) Send(ctx context.Context, address string, l i18n.Locale) error
 	if msg != "" {
 		return apperr.BadRequest(msg, nil)
 	}
-	paid, err := s.Store.PaidReportsFor(ctx, email)
+	paid, err := s.Store.PaidReportsFor(ctx, s.Store.DB, email)
 	if err != nil {
 		return Failed(err)
 	}
@@ -91,7 +91,7 @@ func (s *Service) Send(ctx context.Context, address string, l i18n.Locale) error
 			return err
 		}
 		for _, r := range reports {
-			if err := s.Store.AddReportLink(ctx, tx, r.ResultID, r.Token, now); err != nil {
+			if err := s.Store.AddReportLink(ctx, s.Store.DB, tx, r.ResultID, r.Token, now); err != nil {
 				return err
 			}
 		}

@@ -80,7 +80,7 @@ func TestSendListsEveryPaidReport(t *testing.T) {
 		}
 		var got []string
 		for _, r := range f.sent[0] {
-			opened, err := s.ResultForToken(ctx, r.Token)
+			opened, err := s.ResultForToken(ctx, s.DB, r.Token)
 			if err != nil || opened.ID != r.ResultID || len(r.Token) != 43 {
 				t.Errorf("link of %s opens %q (%v)", r.ResultID, opened.ID, err)
 			}

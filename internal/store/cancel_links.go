@@ -21,8 +21,8 @@ type CancelLink struct {
 }
 
 // AddCancelLink records a new cancel link token for a mailbox through q.
-func (s *Store) AddCancelLink(ctx context.Context, q sqlx.ExecerContext, email, token string, now, expires time.Time) error {
-	if _, err := q.ExecContext(ctx, s.DB.Rebind(`INSERT INTO cancel_links (token_hash, email, created_at, expires_at) VALUES (?, ?, ?, ?)`),
+func (s *Store) AddCancelLink(ctx context.Context, db Querier, q sqlx.ExecerContext, email, token string, now, expires time.Time) error {
+	if _, err := q.ExecContext(ctx, db.Rebind(`INSERT INTO cancel_links (token_hash, email, created_at, expires_at) VALUES (?, ?, ?, ?)`),
 		HashToken(token), strings.ToLower(strings.TrimSpace(email)), now.UTC(), expires.UTC()); err != nil {
 		return fmt.Errorf("store: add cancel link: %w", err)
 	}
@@ -30,9 +30,9 @@ func (s *Store) AddCancelLink(ctx context.Context, q sqlx.ExecerContext, email, 
 }
 
 // GetCancelLink finds the link a token opens (ErrNotFound when none).
-func (s *Store) GetCancelLink(ctx context.Context, token string) (CancelLink, error) {
+func (s *Store) GetCancelLink(ctx context.Context, db Querier, token string) (CancelLink, error) {
 	var l CancelLink
-	if err := s.DB.GetContext(ctx, &l, s.DB.Rebind(`SELECT token_hash, email, created_at, expires_at, used_at FROM cancel_links
+	if err := db.GetContext(ctx, &l, db.Rebind(`SELECT token_hash, email, created_at, expires_at, used_at FROM cancel_links
 		WHERE token_hash = ?`), HashToken(token)); err != nil {
 		return CancelLink{}, notFound("cancel link", err)
 	}
@@ -41,8 +41,8 @@ func (s *Store) GetCancelLink(ctx context.Context, token string) (CancelLink, er
 }
 
 // UseCancelLink marks a link used at now, once: false when it already was.
-func (s *Store) UseCancelLink(ctx context.Context, token string, now time.Time) (bool, error) {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE cancel_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL`),
+func (s *Store) UseCancelLink(ctx context.Context, db Querier, token string, now time.Time) (bool, error) {
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE cancel_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL`),
 		now.UTC(), HashToken(token))
 	if err != nil {
 		return false, fmt.Errorf("store: use cancel link: %w", err)
@@ -54,9 +54,9 @@ func (s *Store) UseCancelLink(ctx context.Context, token string, now time.Time) 
 // LiveSubscriptionsFor lists the subscriptions carrying the e-mail address
 // (compared without case) that still renew or retry a renewal: trialing or
 // active and not yet set to end, or past due. Oldest first.
-func (s *Store) LiveSubscriptionsFor(ctx context.Context, email string) ([]Subscription, error) {
+func (s *Store) LiveSubscriptionsFor(ctx context.Context, db Querier, email string) ([]Subscription, error) {
 	var out []Subscription
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions
 		WHERE LOWER(email) = ? AND ((status IN ('trialing', 'active') AND cancel_at_period_end = ?) OR status = 'past_due')
 		ORDER BY created_at, id`), strings.ToLower(strings.TrimSpace(email)), false)
 	if err != nil {

@@ -65,9 +65,9 @@ const pricedSKUs = `SELECT ` + pricedSKUColumns + ` FROM skus s
 
 // ListSKUs returns the active SKUs of an exam and kind, priced for a
 // country, in display order.
-func (s *Store) ListSKUs(ctx context.Context, examID int, kind, country string) ([]PricedSKU, error) {
+func (s *Store) ListSKUs(ctx context.Context, db Querier, examID int, kind, country string) ([]PricedSKU, error) {
 	var out []PricedSKU
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(pricedSKUs+` AND s.exam_id = ? AND s.kind = ? ORDER BY s.sort, s.id`), country, examID, kind)
+	err := db.SelectContext(ctx, &out, db.Rebind(pricedSKUs+` AND s.exam_id = ? AND s.kind = ? ORDER BY s.sort, s.id`), country, examID, kind)
 	if err != nil {
 		return nil, fmt.Errorf("store: list skus: %w", err)
 	}
@@ -76,9 +76,9 @@ func (s *Store) ListSKUs(ctx context.Context, examID int, kind, country string) 
 
 // SKUByID returns a SKU whether or not it is still on sale: what an order
 // bought stays what it was.
-func (s *Store) SKUByID(ctx context.Context, id string) (SKU, error) {
+func (s *Store) SKUByID(ctx context.Context, db Querier, id string) (SKU, error) {
 	var out SKU
-	err := s.DB.GetContext(ctx, &out, s.DB.Rebind(`SELECT id, exam_id, product, kind, step, sort FROM skus WHERE id = ?`), id)
+	err := db.GetContext(ctx, &out, db.Rebind(`SELECT id, exam_id, product, kind, step, sort FROM skus WHERE id = ?`), id)
 	if err != nil {
 		return SKU{}, notFound("sku by id", err)
 	}
@@ -86,12 +86,12 @@ func (s *Store) SKUByID(ctx context.Context, id string) (SKU, error) {
 }
 
 // GetSKU returns one active SKU of an exam, priced for a country.
-func (s *Store) GetSKU(ctx context.Context, examID int, id, country string) (PricedSKU, error) {
+func (s *Store) GetSKU(ctx context.Context, db Querier, examID int, id, country string) (PricedSKU, error) {
 	if !storable(id) {
 		return PricedSKU{}, ErrNotFound
 	}
 	var out PricedSKU
-	err := s.DB.GetContext(ctx, &out, s.DB.Rebind(pricedSKUs+` AND s.exam_id = ? AND s.id = ?`), country, examID, id)
+	err := db.GetContext(ctx, &out, db.Rebind(pricedSKUs+` AND s.exam_id = ? AND s.id = ?`), country, examID, id)
 	if err != nil {
 		return PricedSKU{}, notFound("get sku", err)
 	}
@@ -101,17 +101,17 @@ func (s *Store) GetSKU(ctx context.Context, examID int, id, country string) (Pri
 // SetPrice changes a SKU's price in a country from now on, recording when
 // it took effect so that a reduction can name the lowest price paid in the
 // ReferenceWindow before it.
-func (s *Store) SetPrice(ctx context.Context, skuID, country, currency string, amount int64, now time.Time) error {
+func (s *Store) SetPrice(ctx context.Context, db Querier, skuID, country, currency string, amount int64, now time.Time) error {
 	if !validCurrency(currency) {
 		return fmt.Errorf("store: set price of %s in %s: currency %q is not an ISO 4217 code", skuID, country, currency)
 	}
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE sku_prices SET currency = ?, amount = ?, price_since = ?, reference_from = ?
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE sku_prices SET currency = ?, amount = ?, price_since = ?, reference_from = ?
 		WHERE sku_id = ? AND country = ?`), currency, amount, now.UTC(), now.UTC().Add(-ReferenceWindow), skuID, country)
 	if err != nil {
 		return fmt.Errorf("store: set price: %w", err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		_, err = s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO sku_prices (sku_id, country, currency, amount, price_since, reference_from)
+		_, err = db.ExecContext(ctx, db.Rebind(`INSERT INTO sku_prices (sku_id, country, currency, amount, price_since, reference_from)
 			VALUES (?, ?, ?, ?, ?, ?)`), skuID, country, currency, amount, now.UTC(), now.UTC().Add(-ReferenceWindow))
 		if err != nil {
 			return fmt.Errorf("store: add price: %w", err)
@@ -123,13 +123,13 @@ func (s *Store) SetPrice(ctx context.Context, skuID, country, currency string, a
 // CheckPrices refuses a catalogue with a price row whose currency is not a
 // three-letter code or whose amount is not positive: serve stops at start
 // naming the row rather than showing a bare number.
-func (s *Store) CheckPrices(ctx context.Context) error {
+func (s *Store) CheckPrices(ctx context.Context, db Querier) error {
 	var rows []Price
-	if err := s.DB.SelectContext(ctx, &rows, `SELECT sku_id, country, currency, amount FROM sku_prices ORDER BY sku_id, country`); err != nil {
+	if err := db.SelectContext(ctx, &rows, `SELECT sku_id, country, currency, amount FROM sku_prices ORDER BY sku_id, country`); err != nil {
 		return fmt.Errorf("store: check prices: %w", err)
 	}
 	var plans []Price
-	if err := s.DB.SelectContext(ctx, &plans, `SELECT plan_id AS sku_id, country, currency, price AS amount FROM plan_prices ORDER BY plan_id, country`); err != nil {
+	if err := db.SelectContext(ctx, &plans, `SELECT plan_id AS sku_id, country, currency, price AS amount FROM plan_prices ORDER BY plan_id, country`); err != nil {
 		return fmt.Errorf("store: check plan prices: %w", err)
 	}
 	for i, p := range append(rows, plans...) {
@@ -157,9 +157,9 @@ func validCurrency(c string) bool {
 }
 
 // PricedCountries lists the countries with prices of their own.
-func (s *Store) PricedCountries(ctx context.Context) ([]Price, error) {
+func (s *Store) PricedCountries(ctx context.Context, db Querier) ([]Price, error) {
 	var out []Price
-	err := s.DB.SelectContext(ctx, &out, `SELECT DISTINCT '' AS sku_id, country, currency, 0 AS amount, NULL AS list_amount
+	err := db.SelectContext(ctx, &out, `SELECT DISTINCT '' AS sku_id, country, currency, 0 AS amount, NULL AS list_amount
 		FROM sku_prices WHERE country <> '*' ORDER BY country`)
 	if err != nil {
 		return nil, fmt.Errorf("store: priced countries: %w", err)
@@ -180,12 +180,12 @@ type Promo struct {
 }
 
 // GetPromo reads a promo code.
-func (s *Store) GetPromo(ctx context.Context, code string) (Promo, error) {
+func (s *Store) GetPromo(ctx context.Context, db Querier, code string) (Promo, error) {
 	if !storable(code) {
 		return Promo{}, ErrNotFound
 	}
 	var p Promo
-	err := s.DB.GetContext(ctx, &p, s.DB.Rebind(`SELECT code, kind, value, currency, valid_from, valid_until, max_uses, uses
+	err := db.GetContext(ctx, &p, db.Rebind(`SELECT code, kind, value, currency, valid_from, valid_until, max_uses, uses
 		FROM promo_codes WHERE code = ?`), code)
 	if err != nil {
 		return Promo{}, notFound("get promo", err)
@@ -194,8 +194,8 @@ func (s *Store) GetPromo(ctx context.Context, code string) (Promo, error) {
 }
 
 // SavePromo creates or replaces a promo code.
-func (s *Store) SavePromo(ctx context.Context, p Promo) error {
-	_, err := s.DB.NamedExecContext(ctx, `INSERT INTO promo_codes (code, kind, value, currency, valid_from, valid_until, max_uses, uses)
+func (s *Store) SavePromo(ctx context.Context, db Querier, p Promo) error {
+	_, err := db.NamedExecContext(ctx, `INSERT INTO promo_codes (code, kind, value, currency, valid_from, valid_until, max_uses, uses)
 		VALUES (:code, :kind, :value, :currency, :valid_from, :valid_until, :max_uses, :uses)
 		ON CONFLICT (code) DO UPDATE SET kind = excluded.kind, value = excluded.value, currency = excluded.currency,
 		valid_from = excluded.valid_from, valid_until = excluded.valid_until, max_uses = excluded.max_uses`, p)
@@ -209,8 +209,8 @@ func (s *Store) SavePromo(ctx context.Context, p Promo) error {
 // q (the store, or a transaction); it reports whether the use was counted.
 // The check and the count are one statement, so two buyers cannot both take
 // the last use.
-func (s *Store) UsePromo(ctx context.Context, q sqlx.ExecerContext, code string) (bool, error) {
-	res, err := q.ExecContext(ctx, s.DB.Rebind(`UPDATE promo_codes SET uses = uses + 1
+func (s *Store) UsePromo(ctx context.Context, db Querier, q sqlx.ExecerContext, code string) (bool, error) {
+	res, err := q.ExecContext(ctx, db.Rebind(`UPDATE promo_codes SET uses = uses + 1
 		WHERE code = ? AND (max_uses IS NULL OR uses < max_uses)`), code)
 	if err != nil {
 		return false, fmt.Errorf("store: use promo: %w", err)

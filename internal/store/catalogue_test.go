@@ -17,19 +17,19 @@ func TestCataloguePricesByCountry(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		for country, want := range map[string][2]any{"KR": {"KRW", int64(1300000)}, "JP": {"JPY", int64(150000)}, "US": {"USD", int64(999)}, "ZZ": {"USD", int64(999)}} {
-			p, err := s.GetSKU(ctx, 1807, "mbti-report", country)
+			p, err := s.GetSKU(ctx, s.DB, 1807, "mbti-report", country)
 			if err != nil || p.Currency != want[0] || p.Amount != want[1] {
 				t.Errorf("%s: %s %d, %v; want %v", country, p.Currency, p.Amount, err, want)
 			}
 		}
-		packs, err := s.ListSKUs(ctx, 1807, "pack", "DE")
+		packs, err := s.ListSKUs(ctx, s.DB, 1807, "pack", "DE")
 		if err != nil || len(packs) != 3 || packs[0].Currency != "EUR" || packs[0].Step.String != "add_packs" {
 			t.Fatalf("packs %+v, %v", packs, err)
 		}
-		if _, err := s.GetSKU(ctx, 1807, "nope", "US"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.GetSKU(ctx, s.DB, 1807, "nope", "US"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("unknown sku: %v", err)
 		}
-		if _, err := s.GetSKU(ctx, 42, "mbti-report", "US"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.GetSKU(ctx, s.DB, 42, "mbti-report", "US"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("sku of another exam: %v", err)
 		}
 	})
@@ -39,7 +39,7 @@ func TestCataloguePricesByCountry(t *testing.T) {
 func TestPromoLastUseIsTakenOnce(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		if err := s.SavePromo(ctx, store.Promo{Code: "LAST", Kind: "percent", Value: 10, ValidFrom: time.Now().UTC(), MaxUses: sql.NullInt64{Int64: 1, Valid: true}}); err != nil {
+		if err := s.SavePromo(ctx, s.DB, store.Promo{Code: "LAST", Kind: "percent", Value: 10, ValidFrom: time.Now().UTC(), MaxUses: sql.NullInt64{Int64: 1, Valid: true}}); err != nil {
 			t.Fatal(err)
 		}
 		var wg sync.WaitGroup
@@ -49,7 +49,7 @@ func TestPromoLastUseIsTakenOnce(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				ok, err := s.UsePromo(ctx, s.DB, "LAST")
+				ok, err := s.UsePromo(ctx, s.DB, s.DB, "LAST")
 				if err != nil {
 					t.Error(err)
 				}
@@ -61,7 +61,7 @@ func TestPromoLastUseIsTakenOnce(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		p, _ := s.GetPromo(ctx, "LAST")
+		p, _ := s.GetPromo(ctx, s.DB, "LAST")
 		if won != 1 || p.Uses != 1 {
 			t.Fatalf("%d buyers got the last use; uses = %d", won, p.Uses)
 		}
@@ -79,7 +79,7 @@ func TestMoveOrderIsGuardedByState(t *testing.T) {
 		if err := s.CreateResultWithOrder(ctx, r, o); err != nil {
 			t.Fatal(err)
 		}
-		if ok, err := s.MoveOrder(ctx, s.DB, "o1", "created", "pending", now); !ok || err != nil {
+		if ok, err := s.MoveOrder(ctx, s.DB, s.DB, "o1", "created", "pending", now); !ok || err != nil {
 			t.Fatalf("created -> pending: %v %v", ok, err)
 		}
 		var wg sync.WaitGroup
@@ -89,7 +89,7 @@ func TestMoveOrderIsGuardedByState(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				ok, err := s.MoveOrder(ctx, s.DB, "o1", "pending", "paid", now)
+				ok, err := s.MoveOrder(ctx, s.DB, s.DB, "o1", "pending", "paid", now)
 				if err != nil {
 					t.Error(err)
 				}
@@ -101,7 +101,7 @@ func TestMoveOrderIsGuardedByState(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		got, _ := s.GetOrderByNumber(ctx, "SM1")
+		got, _ := s.GetOrderByNumber(ctx, s.DB, "SM1")
 		if wins != 1 || got.Status != "paid" {
 			t.Fatalf("%d moves won; status %s", wins, got.Status)
 		}
@@ -114,11 +114,11 @@ func TestMoveOrderIsGuardedByState(t *testing.T) {
 func TestReferencePriceIsOnlyAPaidOne(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		p, err := s.GetSKU(ctx, 1807, "mbti-report", "US")
+		p, err := s.GetSKU(ctx, s.DB, 1807, "mbti-report", "US")
 		if err != nil || p.ListAmount.Valid {
 			t.Fatalf("shipped catalogue: reference %+v, %v; want none", p.ListAmount, err)
 		}
-		hk, err := s.GetSKU(ctx, 1807, "mbti-pack-growth", "HK")
+		hk, err := s.GetSKU(ctx, s.DB, 1807, "mbti-pack-growth", "HK")
 		if err != nil || hk.Currency != "HKD" {
 			t.Fatalf("a pack in Hong Kong: %s %d, %v; want HKD", hk.Currency, hk.Amount, err)
 		}
@@ -140,30 +140,30 @@ func TestReferencePriceIsOnlyAPaidOne(t *testing.T) {
 		paid("3", change.Add(-10*24*time.Hour), 2499, "USD") // the lowest in the window
 		paid("4", change.Add(-5*24*time.Hour), 1500, "EUR")  // another currency
 		paid("5", change.Add(24*time.Hour), 999, "USD")      // after the change
-		if err := s.SetPrice(ctx, "mbti-report", "*", "USD", 999, change); err != nil {
+		if err := s.SetPrice(ctx, s.DB, "mbti-report", "*", "USD", 999, change); err != nil {
 			t.Fatal(err)
 		}
-		p, err = s.GetSKU(ctx, 1807, "mbti-report", "ZZ")
+		p, err = s.GetSKU(ctx, s.DB, 1807, "mbti-report", "ZZ")
 		if err != nil || p.Amount != 999 || !p.ListAmount.Valid || p.ListAmount.Int64 != 2499 {
 			t.Fatalf("after a reduction: %d, reference %+v, %v; want 999 and 2499", p.Amount, p.ListAmount, err)
 		}
 		// No sale in the 30 days before a change: nothing to strike through.
-		if err := s.SetPrice(ctx, "mbti-report", "*", "USD", 899, change.Add(-60*24*time.Hour)); err != nil {
+		if err := s.SetPrice(ctx, s.DB, "mbti-report", "*", "USD", 899, change.Add(-60*24*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		if p, _ = s.GetSKU(ctx, 1807, "mbti-report", "ZZ"); p.ListAmount.Valid {
+		if p, _ = s.GetSKU(ctx, s.DB, 1807, "mbti-report", "ZZ"); p.ListAmount.Valid {
 			t.Errorf("no sale before the change: reference %+v", p.ListAmount)
 		}
-		if err := s.SetPrice(ctx, "mbti-report", "*", "usd", 999, change); err == nil {
+		if err := s.SetPrice(ctx, s.DB, "mbti-report", "*", "usd", 999, change); err == nil {
 			t.Error("a price in currency 'usd' was taken")
 		}
-		if err := s.CheckPrices(ctx); err != nil {
+		if err := s.CheckPrices(ctx, s.DB); err != nil {
 			t.Errorf("the shipped catalogue: %v", err)
 		}
 		if _, err := s.DB.ExecContext(ctx, `UPDATE sku_prices SET currency = '' WHERE sku_id = 'mbti-pack-career' AND country = 'HK'`); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.CheckPrices(ctx); err == nil || !strings.Contains(err.Error(), "mbti-pack-career in HK (table sku_prices)") {
+		if err := s.CheckPrices(ctx, s.DB); err == nil || !strings.Contains(err.Error(), "mbti-pack-career in HK (table sku_prices)") {
 			t.Errorf("a price without a currency: %v", err)
 		}
 	})

@@ -18,8 +18,8 @@ type EmailCode struct {
 }
 
 // InsertEmailCode stores a new code.
-func (s *Store) InsertEmailCode(ctx context.Context, c EmailCode) error {
-	_, err := s.DB.NamedExecContext(ctx, `INSERT INTO email_codes (id, email, purpose, code_hash, attempts, expires_at, used_at, created_at)
+func (s *Store) InsertEmailCode(ctx context.Context, db Querier, c EmailCode) error {
+	_, err := db.NamedExecContext(ctx, `INSERT INTO email_codes (id, email, purpose, code_hash, attempts, expires_at, used_at, created_at)
 		VALUES (:id, :email, :purpose, :code_hash, :attempts, :expires_at, :used_at, CURRENT_TIMESTAMP)`, c)
 	if err != nil {
 		return fmt.Errorf("store: insert email code: %w", err)
@@ -28,9 +28,9 @@ func (s *Store) InsertEmailCode(ctx context.Context, c EmailCode) error {
 }
 
 // GetEmailCode reads a code by id.
-func (s *Store) GetEmailCode(ctx context.Context, id string) (EmailCode, error) {
+func (s *Store) GetEmailCode(ctx context.Context, db Querier, id string) (EmailCode, error) {
 	var c EmailCode
-	err := s.DB.GetContext(ctx, &c, s.DB.Rebind(`SELECT id, email, purpose, code_hash, attempts, expires_at, used_at FROM email_codes WHERE id = ?`), id)
+	err := db.GetContext(ctx, &c, db.Rebind(`SELECT id, email, purpose, code_hash, attempts, expires_at, used_at FROM email_codes WHERE id = ?`), id)
 	if err != nil {
 		return EmailCode{}, notFound("get email code", err)
 	}
@@ -39,8 +39,8 @@ func (s *Store) GetEmailCode(ctx context.Context, id string) (EmailCode, error) 
 
 // PruneEmailCodes deletes codes that expired before now; they can never be
 // used again and only hold personal data.
-func (s *Store) PruneEmailCodes(ctx context.Context, now time.Time) (int64, error) {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM email_codes WHERE expires_at < ?`), now.UTC())
+func (s *Store) PruneEmailCodes(ctx context.Context, db Querier, now time.Time) (int64, error) {
+	res, err := db.ExecContext(ctx, db.Rebind(`DELETE FROM email_codes WHERE expires_at < ?`), now.UTC())
 	if err != nil {
 		return 0, fmt.Errorf("store: prune email codes: %w", err)
 	}

@@ -29,15 +29,15 @@ func FuzzRequestKeys(f *testing.F) {
 	ctx := context.Background()
 	f.Fuzz(func(t *testing.T, key string) {
 		for _, s := range stores {
-			o, err := s.GetOrderByNumber(ctx, key)
+			o, err := s.GetOrderByNumber(ctx, s.DB, key)
 			if err == nil && o.OrderNumber != key || err != nil && !errors.Is(err, store.ErrNotFound) {
 				t.Fatalf("%s: order %q: %v", s.Dialect, key, err)
 			}
-			p, err := s.GetPromo(ctx, key)
+			p, err := s.GetPromo(ctx, s.DB, key)
 			if err == nil && p.Code != key || err != nil && !errors.Is(err, store.ErrNotFound) {
 				t.Fatalf("%s: promo %q: %v", s.Dialect, key, err)
 			}
-			k, err := s.GetSKU(ctx, 1807, key, "*")
+			k, err := s.GetSKU(ctx, s.DB, 1807, key, "*")
 			if err == nil && k.SKU.ID != key || err != nil && !errors.Is(err, store.ErrNotFound) {
 				t.Fatalf("%s: sku %q: %v", s.Dialect, key, err)
 			}

@@ -8,8 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // Mail is a message in the outbox.
@@ -49,17 +47,17 @@ const mailColumns = `id, kind, to_address, locale, subject, body, html_body, ref
 
 // QueueMail puts a message in the outbox in tx; a second message of the same
 // kind about the same thing (ref) is dropped, so a receipt goes out once.
-func (s *Store) QueueMail(ctx context.Context, tx *sqlx.Tx, m Mail) error {
-	_, err := s.insertMail(ctx, tx, m)
+func (s *Store) QueueMail(ctx context.Context, db Querier, m Mail) error {
+	_, err := s.insertMail(ctx, db, m)
 	return err
 }
 
-func (s *Store) insertMail(ctx context.Context, tx *sqlx.Tx, m Mail) (bool, error) {
+func (s *Store) insertMail(ctx context.Context, db Querier, m Mail) (bool, error) {
 	if m.Status == "" {
 		m.Status = MailQueued
 	}
 	m.CreatedAt = m.CreatedAt.UTC()
-	res, err := tx.NamedExecContext(ctx, `INSERT INTO mail_outbox (id, kind, to_address, locale, subject, body, html_body, ref, status, created_at)
+	res, err := db.NamedExecContext(ctx, `INSERT INTO mail_outbox (id, kind, to_address, locale, subject, body, html_body, ref, status, created_at)
 		VALUES (:id, :kind, :to_address, :locale, :subject, :body, :html_body, :ref, :status, :created_at) ON CONFLICT (kind, ref) DO NOTHING`, m)
 	if err != nil {
 		return false, fmt.Errorf("store: queue mail: %w", err)
@@ -75,28 +73,28 @@ var ErrMailboxLimit = errors.New("store: mailbox limit reached")
 // m.Kind since since (ErrMailboxLimit). Its ref becomes the mailbox and a
 // sequence number, so two concurrent calls for one mailbox that both
 // counted too few collide on (kind, ref) and only one is queued.
-func (s *Store) QueueMailboxLimited(ctx context.Context, tx *sqlx.Tx, m Mail, since time.Time, max int) error {
+func (s *Store) QueueMailboxLimited(ctx context.Context, db Querier, m Mail, since time.Time, max int) error {
 	var recent, total int
 	if s.Dialect == Postgres {
 		// Read committed lets two requests count the same mails: one
 		// mailbox's requests take turns. (SQLite has one writer already.)
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "mailbox:"+strings.ToLower(m.To)); err != nil {
+		if _, err := db.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, "mailbox:"+strings.ToLower(m.To)); err != nil {
 			return fmt.Errorf("store: lock mailbox: %w", err)
 		}
 	}
-	if err := tx.GetContext(ctx, &recent, tx.Rebind(`SELECT COUNT(*) FROM mail_outbox WHERE kind = ? AND LOWER(to_address) = ? AND created_at >= ?`),
+	if err := db.GetContext(ctx, &recent, db.Rebind(`SELECT COUNT(*) FROM mail_outbox WHERE kind = ? AND LOWER(to_address) = ? AND created_at >= ?`),
 		m.Kind, strings.ToLower(m.To), since.UTC()); err != nil {
 		return fmt.Errorf("store: count mailbox mail: %w", err)
 	}
 	if recent >= max {
 		return ErrMailboxLimit
 	}
-	if err := tx.GetContext(ctx, &total, tx.Rebind(`SELECT COUNT(*) FROM mail_outbox WHERE kind = ? AND LOWER(to_address) = ?`),
+	if err := db.GetContext(ctx, &total, db.Rebind(`SELECT COUNT(*) FROM mail_outbox WHERE kind = ? AND LOWER(to_address) = ?`),
 		m.Kind, strings.ToLower(m.To)); err != nil {
 		return fmt.Errorf("store: count mailbox mail: %w", err)
 	}
 	m.Ref = "mailbox:" + HashToken(strings.ToLower(m.To))[:32] + "#" + strconv.Itoa(total+1)
-	queued, err := s.insertMail(ctx, tx, m)
+	queued, err := s.insertMail(ctx, db, m)
 	if err == nil && !queued {
 		err = ErrMailboxLimit
 	}
@@ -104,9 +102,9 @@ func (s *Store) QueueMailboxLimited(ctx context.Context, tx *sqlx.Tx, m Mail, si
 }
 
 // ListMail returns the newest messages of the outbox.
-func (s *Store) ListMail(ctx context.Context, limit int) ([]Mail, error) {
+func (s *Store) ListMail(ctx context.Context, db Querier, limit int) ([]Mail, error) {
 	var out []Mail
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+mailColumns+` FROM mail_outbox ORDER BY created_at DESC, id LIMIT ?`), limit)
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT `+mailColumns+` FROM mail_outbox ORDER BY created_at DESC, id LIMIT ?`), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: list mail: %w", err)
 	}
@@ -115,9 +113,9 @@ func (s *Store) ListMail(ctx context.Context, limit int) ([]Mail, error) {
 
 // QueuedMail lists the messages due for delivery at now (queued, and past
 // their next attempt time), oldest first.
-func (s *Store) QueuedMail(ctx context.Context, now time.Time, limit int) ([]Mail, error) {
+func (s *Store) QueuedMail(ctx context.Context, db Querier, now time.Time, limit int) ([]Mail, error) {
 	var out []Mail
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+mailColumns+` FROM mail_outbox
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT `+mailColumns+` FROM mail_outbox
 		WHERE status = ? AND (next_attempt_at IS NULL OR next_attempt_at <= ?) ORDER BY created_at, id LIMIT ?`), MailQueued, now.UTC(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: queued mail: %w", err)
@@ -130,8 +128,8 @@ func (s *Store) QueuedMail(ctx context.Context, now time.Time, limit int) ([]Mai
 //
 // The bodies are dropped once sent: they may hold a report link, which the
 // database must not keep in the clear.
-func (s *Store) MarkMailSent(ctx context.Context, id string, now time.Time) (bool, error) {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE mail_outbox SET status = ?, sent_at = ?, next_attempt_at = NULL,
+func (s *Store) MarkMailSent(ctx context.Context, db Querier, id string, now time.Time) (bool, error) {
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE mail_outbox SET status = ?, sent_at = ?, next_attempt_at = NULL,
 		body = '', html_body = NULL WHERE id = ? AND status = ?`), MailSent, now.UTC(), id, MailQueued)
 	if err != nil {
 		return false, fmt.Errorf("store: mark mail sent: %w", err)
@@ -144,8 +142,8 @@ func (s *Store) MarkMailSent(ctx context.Context, id string, now time.Time) (boo
 // overlapping sends, one gets it and the other skips it, so a message
 // goes out once. A sender that dies holding it leaves it due again when
 // the lease ends.
-func (s *Store) ClaimMail(ctx context.Context, id string, now time.Time, lease time.Duration) (bool, error) {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE mail_outbox SET next_attempt_at = ? WHERE id = ? AND status = ?
+func (s *Store) ClaimMail(ctx context.Context, db Querier, id string, now time.Time, lease time.Duration) (bool, error) {
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE mail_outbox SET next_attempt_at = ? WHERE id = ? AND status = ?
 		AND (next_attempt_at IS NULL OR next_attempt_at <= ?)`), now.Add(lease).UTC(), id, MailQueued, now.UTC())
 	if err != nil {
 		return false, fmt.Errorf("store: claim mail: %w", err)
@@ -158,7 +156,7 @@ func (s *Store) ClaimMail(ctx context.Context, id string, now time.Time, lease t
 // attempts failures before: one more failure, its cause, and either the
 // time of the next try or, with giveUp, the failed state. A sender that
 // lost a race to another changes nothing.
-func (s *Store) MarkMailFailed(ctx context.Context, id string, attempts int, cause string, next time.Time, giveUp bool) error {
+func (s *Store) MarkMailFailed(ctx context.Context, db Querier, id string, attempts int, cause string, next time.Time, giveUp bool) error {
 	status, nextAt := MailQueued, sql.NullTime{Time: next.UTC(), Valid: true}
 	if giveUp {
 		status, nextAt = MailFailed, sql.NullTime{}
@@ -166,7 +164,7 @@ func (s *Store) MarkMailFailed(ctx context.Context, id string, attempts int, cau
 	if len(cause) > 500 {
 		cause = cause[:500]
 	}
-	if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE mail_outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, status = ?
+	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE mail_outbox SET attempts = attempts + 1, last_error = ?, next_attempt_at = ?, status = ?
 		WHERE id = ? AND status = ? AND attempts = ?`), cause, nextAt, status, id, MailQueued, attempts); err != nil {
 		return fmt.Errorf("store: mark mail failed: %w", err)
 	}
@@ -185,10 +183,10 @@ type PaidReport struct {
 // PaidReportsFor lists the results with a paid report order whose order or
 // result carries the e-mail address (compared without case), oldest
 // first, one per result. Pack orders do not count.
-func (s *Store) PaidReportsFor(ctx context.Context, email string) ([]PaidReport, error) {
+func (s *Store) PaidReportsFor(ctx context.Context, db Querier, email string) ([]PaidReport, error) {
 	var rows []PaidReport
 	email = strings.ToLower(strings.TrimSpace(email))
-	err := s.DB.SelectContext(ctx, &rows, s.DB.Rebind(`SELECT r.id AS result_id, r.exam_id, r.result_code, o.order_number, o.updated_at AS paid_at
+	err := db.SelectContext(ctx, &rows, db.Rebind(`SELECT r.id AS result_id, r.exam_id, r.result_code, o.order_number, o.updated_at AS paid_at
 		FROM orders o JOIN results r ON r.id = o.result_id
 		WHERE o.kind = ? AND o.status = 'paid' AND (LOWER(o.email) = ? OR LOWER(r.email) = ?)
 		ORDER BY o.updated_at, o.id`), OrderReport, email, email)
@@ -207,9 +205,9 @@ func (s *Store) PaidReportsFor(ctx context.Context, email string) ([]PaidReport,
 }
 
 // GetMail reads one message of the outbox.
-func (s *Store) GetMail(ctx context.Context, id string) (Mail, error) {
+func (s *Store) GetMail(ctx context.Context, db Querier, id string) (Mail, error) {
 	var m Mail
-	if err := s.DB.GetContext(ctx, &m, s.DB.Rebind(`SELECT `+mailColumns+` FROM mail_outbox WHERE id = ?`), id); err != nil {
+	if err := db.GetContext(ctx, &m, db.Rebind(`SELECT `+mailColumns+` FROM mail_outbox WHERE id = ?`), id); err != nil {
 		return Mail{}, notFound("get mail", err)
 	}
 	return m, nil

@@ -72,10 +72,10 @@ var likeEscaper = strings.NewReplacer("!", "!!", "%", "!%", "_", "!_")
 
 // Notices lists the notices a query selects, newest first, and how many
 // there are in all.
-func (s *Store) Notices(ctx context.Context, q NoticeQuery) ([]Notice, int, error) {
+func (s *Store) Notices(ctx context.Context, db Querier, q NoticeQuery) ([]Notice, int, error) {
 	where, args := q.where()
 	var total int
-	if err := s.inQuery(ctx, &total, false, `SELECT COUNT(*)`+where, args...); err != nil {
+	if err := s.inQuery(ctx, db, &total, false, `SELECT COUNT(*)`+where, args...); err != nil {
 		return nil, 0, fmt.Errorf("store: count notices: %w", err)
 	}
 	list := `SELECT ` + noticeColumns + where + ` ORDER BY n.published_at DESC, n.id DESC`
@@ -84,7 +84,7 @@ func (s *Store) Notices(ctx context.Context, q NoticeQuery) ([]Notice, int, erro
 		args = append(args, q.Limit, q.Offset)
 	}
 	var out []Notice
-	if err := s.inQuery(ctx, &out, true, list, args...); err != nil {
+	if err := s.inQuery(ctx, db, &out, true, list, args...); err != nil {
 		return nil, 0, fmt.Errorf("store: list notices: %w", err)
 	}
 	for i := range out {
@@ -95,33 +95,33 @@ func (s *Store) Notices(ctx context.Context, q NoticeQuery) ([]Notice, int, erro
 
 // inQuery expands IN (?) lists, rebinds and runs a query into dest (a
 // slice when many, else one value).
-func (s *Store) inQuery(ctx context.Context, dest any, many bool, query string, args ...any) error {
+func (s *Store) inQuery(ctx context.Context, db Querier, dest any, many bool, query string, args ...any) error {
 	query, args, err := sqlx.In(query, args...)
 	if err != nil {
 		return err
 	}
 	if many {
-		return s.DB.SelectContext(ctx, dest, s.DB.Rebind(query), args...)
+		return db.SelectContext(ctx, dest, db.Rebind(query), args...)
 	}
-	return s.DB.GetContext(ctx, dest, s.DB.Rebind(query), args...)
+	return db.GetContext(ctx, dest, db.Rebind(query), args...)
 }
 
 // GetNotice reads one published notice as the user sees it; a draft, a
 // notice not yet published, or one outside the audiences is ErrNotFound.
-func (s *Store) GetNotice(ctx context.Context, q NoticeQuery, id string) (Notice, error) {
+func (s *Store) GetNotice(ctx context.Context, db Querier, q NoticeQuery, id string) (Notice, error) {
 	q.Search = ""
 	where, args := q.where()
 	var n Notice
-	err := s.inQuery(ctx, &n, false, `SELECT `+noticeColumns+where+` AND n.id = ?`, append(args, id)...)
+	err := s.inQuery(ctx, db, &n, false, `SELECT `+noticeColumns+where+` AND n.id = ?`, append(args, id)...)
 	n.PublishedAt = n.PublishedAt.UTC()
 	return n, found("get notice", err)
 }
 
 // UnreadNotices counts the published notices of the audiences the user
 // has not opened.
-func (s *Store) UnreadNotices(ctx context.Context, userID string, audiences []string, now time.Time) (int, error) {
+func (s *Store) UnreadNotices(ctx context.Context, db Querier, userID string, audiences []string, now time.Time) (int, error) {
 	var n int
-	err := s.inQuery(ctx, &n, false, `SELECT COUNT(*) FROM notices n
+	err := s.inQuery(ctx, db, &n, false, `SELECT COUNT(*) FROM notices n
 		WHERE n.published_at IS NOT NULL AND n.published_at <= ? AND n.audience IN (?)
 		AND NOT EXISTS (SELECT 1 FROM notice_reads r WHERE r.notice_id = n.id AND r.user_id = ?)`, now.UTC(), audiences, userID)
 	if err != nil {
@@ -132,8 +132,8 @@ func (s *Store) UnreadNotices(ctx context.Context, userID string, audiences []st
 
 // MarkNoticeRead records that the user opened a notice; opening it again
 // keeps the first time.
-func (s *Store) MarkNoticeRead(ctx context.Context, userID, noticeID string, now time.Time) error {
-	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO notice_reads (notice_id, user_id, read_at) VALUES (?, ?, ?)
+func (s *Store) MarkNoticeRead(ctx context.Context, db Querier, userID, noticeID string, now time.Time) error {
+	_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO notice_reads (notice_id, user_id, read_at) VALUES (?, ?, ?)
 		ON CONFLICT (user_id, notice_id) DO NOTHING`), noticeID, userID, now.UTC())
 	if err != nil {
 		return fmt.Errorf("store: mark notice read: %w", err)

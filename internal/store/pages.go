@@ -127,9 +127,9 @@ func rowsAffected(res sql.Result) int64 {
 
 // ListHelpArticles returns the articles of a locale that apply to an exam
 // (its own and those for every exam), in display order.
-func (s *Store) ListHelpArticles(ctx context.Context, locale string, examID int) ([]HelpArticle, error) {
+func (s *Store) ListHelpArticles(ctx context.Context, db Querier, locale string, examID int) ([]HelpArticle, error) {
 	var out []HelpArticle
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+helpColumns+` FROM help_articles
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT `+helpColumns+` FROM help_articles
 		WHERE locale = ? AND exam_id IN (0, ?) ORDER BY sort, slug`), locale, examID)
 	if err != nil {
 		return nil, fmt.Errorf("store: list help articles: %w", err)
@@ -138,9 +138,9 @@ func (s *Store) ListHelpArticles(ctx context.Context, locale string, examID int)
 }
 
 // GetHelpArticle reads one article in one locale.
-func (s *Store) GetHelpArticle(ctx context.Context, slug, locale string) (HelpArticle, error) {
+func (s *Store) GetHelpArticle(ctx context.Context, db Querier, slug, locale string) (HelpArticle, error) {
 	var a HelpArticle
-	err := s.DB.GetContext(ctx, &a, s.DB.Rebind(`SELECT `+helpColumns+` FROM help_articles WHERE slug = ? AND locale = ?`), slug, locale)
+	err := db.GetContext(ctx, &a, db.Rebind(`SELECT `+helpColumns+` FROM help_articles WHERE slug = ? AND locale = ?`), slug, locale)
 	if err != nil {
 		return HelpArticle{}, notFound("get help article", err)
 	}
@@ -149,9 +149,9 @@ func (s *Store) GetHelpArticle(ctx context.Context, slug, locale string) (HelpAr
 
 // ListProtocols returns the legal documents of a locale that apply to an
 // exam, by flag.
-func (s *Store) ListProtocols(ctx context.Context, locale string, examID int) ([]Protocol, error) {
+func (s *Store) ListProtocols(ctx context.Context, db Querier, locale string, examID int) ([]Protocol, error) {
 	var out []Protocol
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+protocolColumns+` FROM protocols
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT `+protocolColumns+` FROM protocols
 		WHERE locale = ? AND exam_id IN (0, ?) ORDER BY flag, slug`), locale, examID)
 	if err != nil {
 		return nil, fmt.Errorf("store: list protocols: %w", err)
@@ -160,9 +160,9 @@ func (s *Store) ListProtocols(ctx context.Context, locale string, examID int) ([
 }
 
 // GetProtocol reads one legal document in one locale.
-func (s *Store) GetProtocol(ctx context.Context, slug, locale string) (Protocol, error) {
+func (s *Store) GetProtocol(ctx context.Context, db Querier, slug, locale string) (Protocol, error) {
 	var p Protocol
-	err := s.DB.GetContext(ctx, &p, s.DB.Rebind(`SELECT `+protocolColumns+` FROM protocols WHERE slug = ? AND locale = ?`), slug, locale)
+	err := db.GetContext(ctx, &p, db.Rebind(`SELECT `+protocolColumns+` FROM protocols WHERE slug = ? AND locale = ?`), slug, locale)
 	if err != nil {
 		return Protocol{}, notFound("get protocol", err)
 	}
@@ -182,8 +182,8 @@ type ContactMessage struct {
 }
 
 // InsertContactMessage stores a contact message in tx.
-func (s *Store) InsertContactMessage(ctx context.Context, tx *sqlx.Tx, m ContactMessage) error {
-	if _, err := tx.NamedExecContext(ctx, `INSERT INTO contact_messages (id, name, email, topic, message, locale, status, created_at)
+func (s *Store) InsertContactMessage(ctx context.Context, db Querier, m ContactMessage) error {
+	if _, err := db.NamedExecContext(ctx, `INSERT INTO contact_messages (id, name, email, topic, message, locale, status, created_at)
 		VALUES (:id, :name, :email, :topic, :message, :locale, :status, :created_at)`, m); err != nil {
 		return fmt.Errorf("store: insert contact message: %w", err)
 	}
@@ -191,9 +191,9 @@ func (s *Store) InsertContactMessage(ctx context.Context, tx *sqlx.Tx, m Contact
 }
 
 // ListContactMessages returns the newest contact messages.
-func (s *Store) ListContactMessages(ctx context.Context, limit int) ([]ContactMessage, error) {
+func (s *Store) ListContactMessages(ctx context.Context, db Querier, limit int) ([]ContactMessage, error) {
 	var out []ContactMessage
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT id, name, email, topic, message, locale, status, created_at
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT id, name, email, topic, message, locale, status, created_at
 		FROM contact_messages ORDER BY created_at DESC LIMIT ?`), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: list contact messages: %w", err)

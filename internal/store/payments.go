@@ -97,7 +97,7 @@ var ErrPromoTaken = errors.New("store: promo code has no use left")
 // fails with ErrPromoTaken. It reports false when the order was not in one
 // of those states (another click won), and the provider references of the
 // attempts it superseded, to cancel them there.
-func (s *Store) StartPayment(ctx context.Context, o PricedOrder, from []OrderStatus, a Attempt) (bool, []string, error) {
+func (s *Store) StartPayment(ctx context.Context, db Querier, o PricedOrder, from []OrderStatus, a Attempt) (bool, []string, error) {
 	started := false
 	var superseded []string
 	states := make([]string, len(from))
@@ -153,15 +153,15 @@ func (s *Store) StartPayment(ctx context.Context, o PricedOrder, from []OrderSta
 // except. It locks the code's row first and keeps it locked until tx ends,
 // so two payments cannot both see the last use free: of two concurrent
 // calls, the second waits and then counts the first one's hold.
-func (s *Store) PromoLeft(ctx context.Context, tx *sqlx.Tx, code, except string, at time.Time) (Promo, bool, error) {
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE promo_codes SET uses = uses WHERE code = ?`), code); err != nil {
+func (s *Store) PromoLeft(ctx context.Context, db Querier, code, except string, at time.Time) (Promo, bool, error) {
+	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE promo_codes SET uses = uses WHERE code = ?`), code); err != nil {
 		return Promo{}, false, fmt.Errorf("store: lock promo: %w", err)
 	}
 	var c struct {
 		Promo
 		Held int64 `db:"held"`
 	}
-	err := tx.GetContext(ctx, &c, tx.Rebind(`SELECT p.code, p.kind, p.value, p.currency, p.valid_from, p.valid_until, p.max_uses, p.uses,
+	err := db.GetContext(ctx, &c, db.Rebind(`SELECT p.code, p.kind, p.value, p.currency, p.valid_from, p.valid_until, p.max_uses, p.uses,
 		(SELECT COUNT(*) FROM payment_attempts a WHERE a.promo_code = p.code AND a.status = ? AND a.hold_until > ? AND a.id <> ?) AS held
 		FROM promo_codes p WHERE p.code = ?`), AttemptStarted, at.UTC(), except, code)
 	if err != nil {
@@ -171,8 +171,8 @@ func (s *Store) PromoLeft(ctx context.Context, tx *sqlx.Tx, code, except string,
 }
 
 // SetAttemptStarted records the provider's reference of an attempt.
-func (s *Store) SetAttemptStarted(ctx context.Context, id, ref, secret string, now time.Time) error {
-	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE payment_attempts SET provider_ref = ?, client_secret = ?, updated_at = ? WHERE id = ?`),
+func (s *Store) SetAttemptStarted(ctx context.Context, db Querier, id, ref, secret string, now time.Time) error {
+	_, err := db.ExecContext(ctx, db.Rebind(`UPDATE payment_attempts SET provider_ref = ?, client_secret = ?, updated_at = ? WHERE id = ?`),
 		ref, sql.NullString{String: secret, Valid: secret != ""}, now.UTC(), id)
 	if err != nil {
 		return fmt.Errorf("store: set attempt started: %w", err)
@@ -182,8 +182,8 @@ func (s *Store) SetAttemptStarted(ctx context.Context, id, ref, secret string, n
 
 // SetAttemptCard records the brand and last four digits of the card used;
 // nothing more of a card is ever stored.
-func (s *Store) SetAttemptCard(ctx context.Context, id, brand, last4 string, now time.Time) error {
-	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE payment_attempts SET card_brand = ?, card_last4 = ?, updated_at = ? WHERE id = ?`),
+func (s *Store) SetAttemptCard(ctx context.Context, db Querier, id, brand, last4 string, now time.Time) error {
+	_, err := db.ExecContext(ctx, db.Rebind(`UPDATE payment_attempts SET card_brand = ?, card_last4 = ?, updated_at = ? WHERE id = ?`),
 		brand, last4, now.UTC(), id)
 	if err != nil {
 		return fmt.Errorf("store: set attempt card: %w", err)
@@ -194,17 +194,17 @@ func (s *Store) SetAttemptCard(ctx context.Context, id, brand, last4 string, now
 // LockAttempt reads an attempt in tx after locking its row, so that events
 // of one payment applied at once are applied one after the other, each
 // seeing what the one before did.
-func (s *Store) LockAttempt(ctx context.Context, tx *sqlx.Tx, id string) (Attempt, error) {
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE payment_attempts SET updated_at = updated_at WHERE id = ?`), id); err != nil {
+func (s *Store) LockAttempt(ctx context.Context, db Querier, id string) (Attempt, error) {
+	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE payment_attempts SET updated_at = updated_at WHERE id = ?`), id); err != nil {
 		return Attempt{}, fmt.Errorf("store: lock attempt: %w", err)
 	}
-	return s.GetAttempt(ctx, tx, id)
+	return s.GetAttempt(ctx, db, db, id)
 }
 
 // GetAttempt reads an attempt.
-func (s *Store) GetAttempt(ctx context.Context, q sqlx.QueryerContext, id string) (Attempt, error) {
+func (s *Store) GetAttempt(ctx context.Context, db Querier, q sqlx.QueryerContext, id string) (Attempt, error) {
 	var a Attempt
-	err := sqlx.GetContext(ctx, q, &a, s.DB.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE id = ?`), id)
+	err := sqlx.GetContext(ctx, q, &a, db.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE id = ?`), id)
 	if err != nil {
 		return Attempt{}, notFound("get attempt", err)
 	}
@@ -212,9 +212,9 @@ func (s *Store) GetAttempt(ctx context.Context, q sqlx.QueryerContext, id string
 }
 
 // LatestAttempt reads the newest attempt of an order, through q.
-func (s *Store) LatestAttempt(ctx context.Context, q sqlx.QueryerContext, orderID string) (Attempt, error) {
+func (s *Store) LatestAttempt(ctx context.Context, db Querier, q sqlx.QueryerContext, orderID string) (Attempt, error) {
 	var a Attempt
-	err := sqlx.GetContext(ctx, q, &a, s.DB.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE order_id = ?
+	err := sqlx.GetContext(ctx, q, &a, db.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE order_id = ?
 		ORDER BY created_at DESC, id DESC LIMIT 1`), orderID)
 	if err != nil {
 		return Attempt{}, notFound("latest attempt", err)
@@ -224,9 +224,9 @@ func (s *Store) LatestAttempt(ctx context.Context, q sqlx.QueryerContext, orderI
 
 // OpenAttempt reads the order's attempt that is still waiting for its
 // outcome; there is at most one, as a new attempt supersedes the others.
-func (s *Store) OpenAttempt(ctx context.Context, orderID string) (Attempt, error) {
+func (s *Store) OpenAttempt(ctx context.Context, db Querier, orderID string) (Attempt, error) {
 	var a Attempt
-	err := s.DB.GetContext(ctx, &a, s.DB.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE order_id = ? AND status = ?
+	err := db.GetContext(ctx, &a, db.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE order_id = ? AND status = ?
 		ORDER BY created_at DESC, id DESC LIMIT 1`), orderID, AttemptStarted)
 	if err != nil {
 		return Attempt{}, notFound("open attempt", err)
@@ -236,9 +236,9 @@ func (s *Store) OpenAttempt(ctx context.Context, orderID string) (Attempt, error
 
 // StaleAttempts lists attempts still started before a time, for the
 // reconciler.
-func (s *Store) StaleAttempts(ctx context.Context, before time.Time, limit int) ([]Attempt, error) {
+func (s *Store) StaleAttempts(ctx context.Context, db Querier, before time.Time, limit int) ([]Attempt, error) {
 	var out []Attempt
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts
 		WHERE status = ? AND provider_ref IS NOT NULL AND updated_at < ? ORDER BY updated_at LIMIT ?`), AttemptStarted, before.UTC(), limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: stale attempts: %w", err)
@@ -249,9 +249,9 @@ func (s *Store) StaleAttempts(ctx context.Context, before time.Time, limit int) 
 // EndedHolds lists attempts still started whose promo hold ended by a
 // time, for the reconciler to close: a payment left open must not be paid
 // later at a price its code no longer gives.
-func (s *Store) EndedHolds(ctx context.Context, before time.Time, limit int) ([]Attempt, error) {
+func (s *Store) EndedHolds(ctx context.Context, db Querier, before time.Time, limit int) ([]Attempt, error) {
 	var out []Attempt
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts
 		WHERE promo_code IS NOT NULL AND status = ? AND provider_ref IS NOT NULL AND hold_until <= ? ORDER BY hold_until LIMIT ?`),
 		AttemptStarted, before.UTC(), limit)
 	if err != nil {
@@ -262,8 +262,8 @@ func (s *Store) EndedHolds(ctx context.Context, before time.Time, limit int) ([]
 
 // TouchAttempt records that the provider was asked about an attempt that
 // is still open, so the next reconciliation asks about others first.
-func (s *Store) TouchAttempt(ctx context.Context, id string, now time.Time) error {
-	if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE payment_attempts SET updated_at = ? WHERE id = ? AND status = ?`),
+func (s *Store) TouchAttempt(ctx context.Context, db Querier, id string, now time.Time) error {
+	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE payment_attempts SET updated_at = ? WHERE id = ? AND status = ?`),
 		now.UTC(), id, AttemptStarted); err != nil {
 		return fmt.Errorf("store: touch attempt: %w", err)
 	}
@@ -272,8 +272,8 @@ func (s *Store) TouchAttempt(ctx context.Context, id string, now time.Time) erro
 
 // RecordEvent notes a provider event in tx; false means it was applied
 // before and must change nothing now.
-func (s *Store) RecordEvent(ctx context.Context, tx *sqlx.Tx, provider, id, kind, attemptID string, now time.Time) (bool, error) {
-	res, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO payment_events (provider, event_id, kind, attempt_id, received_at)
+func (s *Store) RecordEvent(ctx context.Context, db Querier, provider, id, kind, attemptID string, now time.Time) (bool, error) {
+	res, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO payment_events (provider, event_id, kind, attempt_id, received_at)
 		VALUES (?, ?, ?, ?, ?) ON CONFLICT (provider, event_id) DO NOTHING`), provider, id, kind, attemptID, now.UTC())
 	if err != nil {
 		return false, fmt.Errorf("store: record event: %w", err)
@@ -283,8 +283,8 @@ func (s *Store) RecordEvent(ctx context.Context, tx *sqlx.Tx, provider, id, kind
 }
 
 // SetAttemptOutcome records how an attempt ended, in tx.
-func (s *Store) SetAttemptOutcome(ctx context.Context, tx *sqlx.Tx, id, status, failureCode string, now time.Time) error {
-	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE payment_attempts SET status = ?, failure_code = ?, updated_at = ? WHERE id = ?`),
+func (s *Store) SetAttemptOutcome(ctx context.Context, db Querier, id, status, failureCode string, now time.Time) error {
+	_, err := db.ExecContext(ctx, db.Rebind(`UPDATE payment_attempts SET status = ?, failure_code = ?, updated_at = ? WHERE id = ?`),
 		status, sql.NullString{String: failureCode, Valid: failureCode != ""}, now.UTC(), id)
 	if err != nil {
 		return fmt.Errorf("store: set attempt outcome: %w", err)
@@ -303,8 +303,8 @@ type Conversion struct {
 }
 
 // InsertConversion records a conversion in tx.
-func (s *Store) InsertConversion(ctx context.Context, tx *sqlx.Tx, c Conversion) error {
-	if _, err := tx.NamedExecContext(ctx, `INSERT INTO conversions (id, order_id, kind, amount, currency, created_at)
+func (s *Store) InsertConversion(ctx context.Context, db Querier, c Conversion) error {
+	if _, err := db.NamedExecContext(ctx, `INSERT INTO conversions (id, order_id, kind, amount, currency, created_at)
 		VALUES (:id, :order_id, :kind, :amount, :currency, :created_at)`, c); err != nil {
 		return fmt.Errorf("store: insert conversion: %w", err)
 	}
@@ -312,9 +312,9 @@ func (s *Store) InsertConversion(ctx context.Context, tx *sqlx.Tx, c Conversion)
 }
 
 // GetOrder reads an order by id.
-func (s *Store) GetOrder(ctx context.Context, q sqlx.QueryerContext, id string) (Order, error) {
+func (s *Store) GetOrder(ctx context.Context, db Querier, q sqlx.QueryerContext, id string) (Order, error) {
 	var o Order
-	err := sqlx.GetContext(ctx, q, &o, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE id = ?`), id)
+	err := sqlx.GetContext(ctx, q, &o, db.Rebind(`SELECT `+orderColumns+` FROM orders WHERE id = ?`), id)
 	if err != nil {
 		return Order{}, notFound("get order", err)
 	}
@@ -334,8 +334,8 @@ type SandboxPayment struct {
 
 // InsertSandboxPayment opens a sandbox payment; one already open under the
 // same reference stays as it is.
-func (s *Store) InsertSandboxPayment(ctx context.Context, p SandboxPayment) error {
-	if _, err := s.DB.NamedExecContext(ctx, `INSERT INTO sandbox_payments (ref, attempt_id, amount, currency, state, created_at, updated_at)
+func (s *Store) InsertSandboxPayment(ctx context.Context, db Querier, p SandboxPayment) error {
+	if _, err := db.NamedExecContext(ctx, `INSERT INTO sandbox_payments (ref, attempt_id, amount, currency, state, created_at, updated_at)
 		VALUES (:ref, :attempt_id, :amount, :currency, :state, :created_at, :updated_at) ON CONFLICT (ref) DO NOTHING`, p); err != nil {
 		return fmt.Errorf("store: insert sandbox payment: %w", err)
 	}
@@ -343,9 +343,9 @@ func (s *Store) InsertSandboxPayment(ctx context.Context, p SandboxPayment) erro
 }
 
 // GetSandboxPayment reads a sandbox payment.
-func (s *Store) GetSandboxPayment(ctx context.Context, ref string) (SandboxPayment, error) {
+func (s *Store) GetSandboxPayment(ctx context.Context, db Querier, ref string) (SandboxPayment, error) {
 	var p SandboxPayment
-	err := s.DB.GetContext(ctx, &p, s.DB.Rebind(`SELECT ref, attempt_id, amount, currency, state, created_at, updated_at
+	err := db.GetContext(ctx, &p, db.Rebind(`SELECT ref, attempt_id, amount, currency, state, created_at, updated_at
 		FROM sandbox_payments WHERE ref = ?`), ref)
 	if err != nil {
 		return SandboxPayment{}, notFound("get sandbox payment", err)
@@ -355,12 +355,12 @@ func (s *Store) GetSandboxPayment(ctx context.Context, ref string) (SandboxPayme
 
 // MoveSandboxPayment changes a sandbox payment's state from one of the given
 // states; false when it was in none of them.
-func (s *Store) MoveSandboxPayment(ctx context.Context, ref string, from []string, to string, now time.Time) (bool, error) {
+func (s *Store) MoveSandboxPayment(ctx context.Context, db Querier, ref string, from []string, to string, now time.Time) (bool, error) {
 	query, args, err := sqlx.In(`UPDATE sandbox_payments SET state = ?, updated_at = ? WHERE ref = ? AND state IN (?)`, to, now.UTC(), ref, from)
 	if err != nil {
 		return false, err
 	}
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(query), args...)
+	res, err := db.ExecContext(ctx, db.Rebind(query), args...)
 	if err != nil {
 		return false, fmt.Errorf("store: move sandbox payment: %w", err)
 	}
@@ -369,9 +369,9 @@ func (s *Store) MoveSandboxPayment(ctx context.Context, ref string, from []strin
 }
 
 // CountPaidSince counts the orders paid since a time.
-func (s *Store) CountPaidSince(ctx context.Context, since time.Time) (int, error) {
+func (s *Store) CountPaidSince(ctx context.Context, db Querier, since time.Time) (int, error) {
 	var n int
-	err := s.DB.GetContext(ctx, &n, s.DB.Rebind(`SELECT COUNT(*) FROM orders WHERE status = 'paid' AND kind = 'report' AND updated_at >= ?`), since.UTC())
+	err := db.GetContext(ctx, &n, db.Rebind(`SELECT COUNT(*) FROM orders WHERE status = 'paid' AND kind = 'report' AND updated_at >= ?`), since.UTC())
 	if err != nil {
 		return 0, fmt.Errorf("store: count paid: %w", err)
 	}
@@ -379,9 +379,9 @@ func (s *Store) CountPaidSince(ctx context.Context, since time.Time) (int, error
 }
 
 // CountResults counts every test completed.
-func (s *Store) CountResults(ctx context.Context) (int, error) {
+func (s *Store) CountResults(ctx context.Context, db Querier) (int, error) {
 	var n int
-	if err := s.DB.GetContext(ctx, &n, `SELECT COUNT(*) FROM results`); err != nil {
+	if err := db.GetContext(ctx, &n, `SELECT COUNT(*) FROM results`); err != nil {
 		return 0, fmt.Errorf("store: count results: %w", err)
 	}
 	return n, nil

@@ -18,9 +18,9 @@ type PlanPromo struct {
 
 // GetPlanPromo reads a promo code of a plan; ErrNotFound when the code
 // does not exist for that plan.
-func (s *Store) GetPlanPromo(ctx context.Context, code, planID string) (PlanPromo, error) {
+func (s *Store) GetPlanPromo(ctx context.Context, db Querier, code, planID string) (PlanPromo, error) {
 	var p PlanPromo
-	err := s.DB.GetContext(ctx, &p, s.DB.Rebind(`SELECT code, plan_id, percent_off, starts_on, ends_on
+	err := db.GetContext(ctx, &p, db.Rebind(`SELECT code, plan_id, percent_off, starts_on, ends_on
 		FROM plan_promos WHERE code = ? AND plan_id = ?`), code, planID)
 	if err != nil {
 		return PlanPromo{}, notFound("get plan promo", err)

@@ -24,14 +24,14 @@ RETURNING allowed`
 // TakeToken checks the bucket of a limit (name) for one client (subject)
 // and takes a token when one is left: a bucket holds burst tokens and gains
 // one every interval. It reports whether the request is admitted.
-func (s *Store) TakeToken(ctx context.Context, name, subject string, now time.Time, interval time.Duration, burst int) (bool, error) {
+func (s *Store) TakeToken(ctx context.Context, db Querier, name, subject string, now time.Time, interval time.Duration, burst int) (bool, error) {
 	if interval <= 0 || burst < 1 {
 		return false, fmt.Errorf("store: take token %s: interval %v and burst %d must be positive", name, interval, burst)
 	}
 	at, step := now.UnixMicro(), max(interval.Microseconds(), 1)
 	limitAt := at + int64(burst-1)*step
 	var allowed bool
-	err := s.DB.QueryRowxContext(ctx, s.DB.Rebind(takeToken), name, subject, at+step, true, limitAt, limitAt, at, at, step).Scan(&allowed)
+	err := db.QueryRowxContext(ctx, db.Rebind(takeToken), name, subject, at+step, true, limitAt, limitAt, at, at, step).Scan(&allowed)
 	if err != nil {
 		return false, fmt.Errorf("store: take token %s: %w", name, err)
 	}
@@ -40,8 +40,8 @@ func (s *Store) TakeToken(ctx context.Context, name, subject string, now time.Ti
 
 // PruneRateLimits deletes the buckets that are full again by now: they say
 // nothing a missing row does not.
-func (s *Store) PruneRateLimits(ctx context.Context, now time.Time) (int64, error) {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM rate_limits WHERE tat <= ?`), now.UnixMicro())
+func (s *Store) PruneRateLimits(ctx context.Context, db Querier, now time.Time) (int64, error) {
+	res, err := db.ExecContext(ctx, db.Rebind(`DELETE FROM rate_limits WHERE tat <= ?`), now.UnixMicro())
 	if err != nil {
 		return 0, fmt.Errorf("store: prune rate limits: %w", err)
 	}

@@ -22,8 +22,8 @@ func HashToken(token string) string {
 
 // AddReportLink records a new link token of a result's report, through q
 // (the store or a transaction).
-func (s *Store) AddReportLink(ctx context.Context, q sqlx.ExecerContext, resultID, token string, now time.Time) error {
-	if _, err := q.ExecContext(ctx, s.DB.Rebind(`INSERT INTO report_links (token_hash, result_id, created_at) VALUES (?, ?, ?)`),
+func (s *Store) AddReportLink(ctx context.Context, db Querier, q sqlx.ExecerContext, resultID, token string, now time.Time) error {
+	if _, err := q.ExecContext(ctx, db.Rebind(`INSERT INTO report_links (token_hash, result_id, created_at) VALUES (?, ?, ?)`),
 		HashToken(token), resultID, now.UTC()); err != nil {
 		return fmt.Errorf("store: add report link: %w", err)
 	}
@@ -32,9 +32,9 @@ func (s *Store) AddReportLink(ctx context.Context, q sqlx.ExecerContext, resultI
 
 // ResultForToken finds the result a report link token was made for,
 // whether or not the link still opens it (see ReportLinkByHash).
-func (s *Store) ResultForToken(ctx context.Context, token string) (Result, error) {
+func (s *Store) ResultForToken(ctx context.Context, db Querier, token string) (Result, error) {
 	var r Result
-	err := s.DB.GetContext(ctx, &r, s.DB.Rebind(`SELECT `+prefixed("r.", resultColumns)+` FROM report_links l
+	err := db.GetContext(ctx, &r, db.Rebind(`SELECT `+prefixed("r.", resultColumns)+` FROM report_links l
 		JOIN results r ON r.id = l.result_id WHERE l.token_hash = ?`), HashToken(token))
 	if err != nil {
 		return Result{}, notFound("result for token", err)
@@ -52,9 +52,9 @@ type ReportLink struct {
 }
 
 // ReportLinkByHash finds a link by its token's hash (ErrNotFound when none).
-func (s *Store) ReportLinkByHash(ctx context.Context, tokenHash string) (ReportLink, error) {
+func (s *Store) ReportLinkByHash(ctx context.Context, db Querier, tokenHash string) (ReportLink, error) {
 	var l ReportLink
-	if err := s.DB.GetContext(ctx, &l, s.DB.Rebind(`SELECT token_hash, result_id, created_at, revoked_at FROM report_links
+	if err := db.GetContext(ctx, &l, db.Rebind(`SELECT token_hash, result_id, created_at, revoked_at FROM report_links
 		WHERE token_hash = ?`), tokenHash); err != nil {
 		return ReportLink{}, notFound("report link", err)
 	}
@@ -63,8 +63,8 @@ func (s *Store) ReportLinkByHash(ctx context.Context, tokenHash string) (ReportL
 }
 
 // RevokeReportLinks withdraws every link of a result not withdrawn yet.
-func (s *Store) RevokeReportLinks(ctx context.Context, resultID string, now time.Time) error {
-	if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE report_links SET revoked_at = ? WHERE result_id = ? AND revoked_at IS NULL`),
+func (s *Store) RevokeReportLinks(ctx context.Context, db Querier, resultID string, now time.Time) error {
+	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE report_links SET revoked_at = ? WHERE result_id = ? AND revoked_at IS NULL`),
 		now.UTC(), resultID); err != nil {
 		return fmt.Errorf("store: revoke report links: %w", err)
 	}
@@ -73,9 +73,9 @@ func (s *Store) RevokeReportLinks(ctx context.Context, resultID string, now time
 
 // CountOpenReportLinks counts a result's links made after since and not
 // withdrawn: the links that still open the report.
-func (s *Store) CountOpenReportLinks(ctx context.Context, resultID string, since time.Time) (int, error) {
+func (s *Store) CountOpenReportLinks(ctx context.Context, db Querier, resultID string, since time.Time) (int, error) {
 	var n int
-	if err := s.DB.GetContext(ctx, &n, s.DB.Rebind(`SELECT COUNT(*) FROM report_links
+	if err := db.GetContext(ctx, &n, db.Rebind(`SELECT COUNT(*) FROM report_links
 		WHERE result_id = ? AND revoked_at IS NULL AND created_at > ?`), resultID, since.UTC()); err != nil {
 		return 0, fmt.Errorf("store: count open report links: %w", err)
 	}
@@ -93,8 +93,8 @@ type ReportPDF struct {
 
 // SaveReportPDF keeps a rendered PDF; a second rendering of the same result
 // and locale (a retried job) leaves the first.
-func (s *Store) SaveReportPDF(ctx context.Context, p ReportPDF) error {
-	if _, err := s.DB.NamedExecContext(ctx, `INSERT INTO report_pdfs (result_id, locale, pdf, pages, created_at)
+func (s *Store) SaveReportPDF(ctx context.Context, db Querier, p ReportPDF) error {
+	if _, err := db.NamedExecContext(ctx, `INSERT INTO report_pdfs (result_id, locale, pdf, pages, created_at)
 		VALUES (:result_id, :locale, :pdf, :pages, :created_at) ON CONFLICT (result_id, locale) DO NOTHING`, p); err != nil {
 		return fmt.Errorf("store: save report pdf: %w", err)
 	}
@@ -103,17 +103,17 @@ func (s *Store) SaveReportPDF(ctx context.Context, p ReportPDF) error {
 
 // DropReportPDFs forgets a result's PDFs, through q, when what the report
 // shows changed (a pack was bought): the next download prints it again.
-func (s *Store) DropReportPDFs(ctx context.Context, q sqlx.ExecerContext, resultID string) error {
-	if _, err := q.ExecContext(ctx, s.DB.Rebind(`DELETE FROM report_pdfs WHERE result_id = ?`), resultID); err != nil {
+func (s *Store) DropReportPDFs(ctx context.Context, db Querier, q sqlx.ExecerContext, resultID string) error {
+	if _, err := q.ExecContext(ctx, db.Rebind(`DELETE FROM report_pdfs WHERE result_id = ?`), resultID); err != nil {
 		return fmt.Errorf("store: drop report pdfs: %w", err)
 	}
 	return nil
 }
 
 // GetReportPDF reads a rendered PDF.
-func (s *Store) GetReportPDF(ctx context.Context, resultID, locale string) (ReportPDF, error) {
+func (s *Store) GetReportPDF(ctx context.Context, db Querier, resultID, locale string) (ReportPDF, error) {
 	var p ReportPDF
-	err := s.DB.GetContext(ctx, &p, s.DB.Rebind(`SELECT result_id, locale, pdf, pages, created_at FROM report_pdfs
+	err := db.GetContext(ctx, &p, db.Rebind(`SELECT result_id, locale, pdf, pages, created_at FROM report_pdfs
 		WHERE result_id = ? AND locale = ?`), resultID, locale)
 	if err != nil {
 		return ReportPDF{}, notFound("report pdf", err)
@@ -140,9 +140,9 @@ type TypeCount struct {
 }
 
 // TypeCounts counts an exam's results by type and gender in one query.
-func (s *Store) TypeCounts(ctx context.Context, examID int) ([]TypeCount, error) {
+func (s *Store) TypeCounts(ctx context.Context, db Querier, examID int) ([]TypeCount, error) {
 	var out []TypeCount
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT SUBSTR(result_code, 1, 4) AS letters, COALESCE(gender, '') AS gender,
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT SUBSTR(result_code, 1, 4) AS letters, COALESCE(gender, '') AS gender,
 		COUNT(*) AS n FROM results WHERE exam_id = ? AND result_code <> '' GROUP BY SUBSTR(result_code, 1, 4), COALESCE(gender, '')`), examID)
 	if err != nil {
 		return nil, fmt.Errorf("store: count types: %w", err)
@@ -158,9 +158,9 @@ type CountryCount struct {
 
 // TopCountries lists the countries with the most results of an exam since a
 // time, most first.
-func (s *Store) TopCountries(ctx context.Context, examID int, since time.Time, limit int) ([]CountryCount, error) {
+func (s *Store) TopCountries(ctx context.Context, db Querier, examID int, since time.Time, limit int) ([]CountryCount, error) {
 	var out []CountryCount
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT country, COUNT(*) AS n FROM results
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT country, COUNT(*) AS n FROM results
 		WHERE exam_id = ? AND created_at >= ? AND country IS NOT NULL AND country <> ''
 		GROUP BY country ORDER BY COUNT(*) DESC, country LIMIT ?`), examID, since.UTC(), limit)
 	if err != nil {
@@ -170,9 +170,9 @@ func (s *Store) TopCountries(ctx context.Context, examID int, since time.Time, l
 }
 
 // RecentScores returns the stored scores (JSON) of an exam's latest results.
-func (s *Store) RecentScores(ctx context.Context, examID, limit int) ([]string, error) {
+func (s *Store) RecentScores(ctx context.Context, db Querier, examID, limit int) ([]string, error) {
 	var out []string
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT scores FROM results WHERE exam_id = ? AND result_code <> ''
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT scores FROM results WHERE exam_id = ? AND result_code <> ''
 		ORDER BY created_at DESC LIMIT ?`), examID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("store: recent scores: %w", err)
@@ -181,9 +181,9 @@ func (s *Store) RecentScores(ctx context.Context, examID, limit int) ([]string, 
 }
 
 // RatingFor is the accuracy rating given to a result, or 0.
-func (s *Store) RatingFor(ctx context.Context, resultID string) (int, error) {
+func (s *Store) RatingFor(ctx context.Context, db Querier, resultID string) (int, error) {
 	var score int
-	err := s.DB.GetContext(ctx, &score, s.DB.Rebind(`SELECT score FROM ratings WHERE result_id = ?`), resultID)
+	err := db.GetContext(ctx, &score, db.Rebind(`SELECT score FROM ratings WHERE result_id = ?`), resultID)
 	if err != nil {
 		if err := notFound("rating", err); errors.Is(err, ErrNotFound) {
 			return 0, nil

@@ -21,14 +21,14 @@ func TestReportLinksAndPDFs(t *testing.T) {
 		if err := s.CreateResultWithOrder(ctx, r, store.Order{ID: "o1", OrderNumber: "SM1", ResultID: r.ID, ExamID: 1807, Status: "created", CreatedAt: now, UpdatedAt: now}); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.AddReportLink(ctx, s.DB, r.ID, "secret-token", now); err != nil {
+		if err := s.AddReportLink(ctx, s.DB, s.DB, r.ID, "secret-token", now); err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.ResultForToken(ctx, "secret-token")
+		got, err := s.ResultForToken(ctx, s.DB, "secret-token")
 		if err != nil || got.ID != r.ID || got.ResultCode != "INTJ-A" {
 			t.Fatalf("ResultForToken = %+v, %v", got, err)
 		}
-		if _, err := s.ResultForToken(ctx, "other"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.ResultForToken(ctx, s.DB, "other"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("an unknown token: %v", err)
 		}
 		var stored string
@@ -36,21 +36,21 @@ func TestReportLinksAndPDFs(t *testing.T) {
 			t.Errorf("the token is stored as %q", stored)
 		}
 		pdf := store.ReportPDF{ResultID: r.ID, Locale: "ko", PDF: []byte("%PDF-1.4 first"), Pages: 9, CreatedAt: now}
-		if err := s.SaveReportPDF(ctx, pdf); err != nil {
+		if err := s.SaveReportPDF(ctx, s.DB, pdf); err != nil {
 			t.Fatal(err)
 		}
 		pdf.PDF = []byte("%PDF-1.4 second")
-		if err := s.SaveReportPDF(ctx, pdf); err != nil {
+		if err := s.SaveReportPDF(ctx, s.DB, pdf); err != nil {
 			t.Fatal(err)
 		}
-		back, err := s.GetReportPDF(ctx, r.ID, "ko")
+		back, err := s.GetReportPDF(ctx, s.DB, r.ID, "ko")
 		if err != nil || string(back.PDF) != "%PDF-1.4 first" || back.Pages != 9 {
 			t.Fatalf("GetReportPDF = %q %d %v", back.PDF, back.Pages, err)
 		}
-		if _, err := s.GetReportPDF(ctx, r.ID, "en"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.GetReportPDF(ctx, s.DB, r.ID, "en"); !errors.Is(err, store.ErrNotFound) {
 			t.Errorf("a locale never rendered: %v", err)
 		}
-		counts, err := s.TypeCounts(ctx, 1807)
+		counts, err := s.TypeCounts(ctx, s.DB, 1807)
 		if err != nil || len(counts) != 1 || counts[0].Letters != "INTJ" || counts[0].N != 1 {
 			t.Errorf("TypeCounts = %+v, %v", counts, err)
 		}

@@ -95,16 +95,16 @@ func (s *Store) CreateResultWithOrder(ctx context.Context, r Result, o Order) er
 }
 
 // GetResult reads a result by id.
-func (s *Store) GetResult(ctx context.Context, id string) (Result, error) {
-	return s.GetResultIn(ctx, s.DB, id)
+func (s *Store) GetResult(ctx context.Context, db Querier, id string) (Result, error) {
+	return s.GetResultIn(ctx, db, db, id)
 }
 
 // GetResultIn reads a result through q: inside a transaction, use the
 // transaction, never a second connection (on SQLite that could wait for the
 // very lock the transaction holds).
-func (s *Store) GetResultIn(ctx context.Context, q sqlx.QueryerContext, id string) (Result, error) {
+func (s *Store) GetResultIn(ctx context.Context, db Querier, q sqlx.QueryerContext, id string) (Result, error) {
 	var r Result
-	if err := sqlx.GetContext(ctx, q, &r, s.DB.Rebind(`SELECT `+resultColumns+` FROM results WHERE id = ?`), id); err != nil {
+	if err := sqlx.GetContext(ctx, q, &r, db.Rebind(`SELECT `+resultColumns+` FROM results WHERE id = ?`), id); err != nil {
 		return Result{}, notFound("get result", err)
 	}
 	return r, nil
@@ -145,8 +145,8 @@ type Rescored struct {
 
 // SetResultDetails records the personal details of a result together with
 // its scores against the norm group they select.
-func (s *Store) SetResultDetails(ctx context.Context, id string, d Details, sc Rescored, now time.Time) error {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE results SET first_name = ?, last_name = ?, birth_year = ?, gender = ?,
+func (s *Store) SetResultDetails(ctx context.Context, db Querier, id string, d Details, sc Rescored, now time.Time) error {
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE results SET first_name = ?, last_name = ?, birth_year = ?, gender = ?,
 		country = ?, norm_group = ?, scores = ?, result_code = ?, updated_at = ? WHERE id = ?`),
 		d.FirstName, d.LastName, d.BirthYear, d.Gender, d.Country, sc.NormGroup, sc.Scores, sc.ResultCode, now.UTC(), id)
 	if err != nil {
@@ -159,12 +159,12 @@ func (s *Store) SetResultDetails(ctx context.Context, id string, d Details, sc R
 }
 
 // GetOrderByNumber reads an order by its number.
-func (s *Store) GetOrderByNumber(ctx context.Context, number string) (Order, error) {
+func (s *Store) GetOrderByNumber(ctx context.Context, db Querier, number string) (Order, error) {
 	if !storable(number) {
 		return Order{}, ErrNotFound
 	}
 	var o Order
-	err := s.DB.GetContext(ctx, &o, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE order_number = ?`), number)
+	err := db.GetContext(ctx, &o, db.Rebind(`SELECT `+orderColumns+` FROM orders WHERE order_number = ?`), number)
 	if err != nil {
 		return Order{}, notFound("get order", err)
 	}
@@ -172,9 +172,9 @@ func (s *Store) GetOrderByNumber(ctx context.Context, number string) (Order, err
 }
 
 // OrderForResult reads the report order a result opened.
-func (s *Store) OrderForResult(ctx context.Context, resultID string) (Order, error) {
+func (s *Store) OrderForResult(ctx context.Context, db Querier, resultID string) (Order, error) {
 	var o Order
-	err := s.DB.GetContext(ctx, &o, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE result_id = ? AND kind = ?
+	err := db.GetContext(ctx, &o, db.Rebind(`SELECT `+orderColumns+` FROM orders WHERE result_id = ? AND kind = ?
 		ORDER BY created_at LIMIT 1`), resultID, OrderReport)
 	if err != nil {
 		return Order{}, notFound("order for result", err)
@@ -184,15 +184,15 @@ func (s *Store) OrderForResult(ctx context.Context, resultID string) (Order, err
 
 // PackOrder returns the result's order of a pack, opening it when there is
 // none: of two concurrent calls, both get the one order.
-func (s *Store) PackOrder(ctx context.Context, o Order) (Order, error) {
+func (s *Store) PackOrder(ctx context.Context, db Querier, o Order) (Order, error) {
 	o.Kind = OrderPack
-	if _, err := s.DB.NamedExecContext(ctx, `INSERT INTO orders (id, order_number, result_id, exam_id, kind, status, email, sku_id,
+	if _, err := db.NamedExecContext(ctx, `INSERT INTO orders (id, order_number, result_id, exam_id, kind, status, email, sku_id,
 		created_at, updated_at) VALUES (:id, :order_number, :result_id, :exam_id, :kind, :status, :email, :sku_id, :created_at, :updated_at)
 		ON CONFLICT (result_id, sku_id) WHERE kind = 'pack' DO NOTHING`, o); err != nil {
 		return Order{}, fmt.Errorf("store: open pack order: %w", err)
 	}
 	var out Order
-	err := s.DB.GetContext(ctx, &out, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE result_id = ? AND sku_id = ? AND kind = ?`),
+	err := db.GetContext(ctx, &out, db.Rebind(`SELECT `+orderColumns+` FROM orders WHERE result_id = ? AND sku_id = ? AND kind = ?`),
 		o.ResultID, o.SKUID, OrderPack)
 	if err != nil {
 		return Order{}, fmt.Errorf("store: read pack order: %w", err)
@@ -201,9 +201,9 @@ func (s *Store) PackOrder(ctx context.Context, o Order) (Order, error) {
 }
 
 // PackOrders lists a result's pack orders, whatever their status.
-func (s *Store) PackOrders(ctx context.Context, resultID string) ([]Order, error) {
+func (s *Store) PackOrders(ctx context.Context, db Querier, resultID string) ([]Order, error) {
 	var out []Order
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE result_id = ? AND kind = ?
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT `+orderColumns+` FROM orders WHERE result_id = ? AND kind = ?
 		ORDER BY created_at`), resultID, OrderPack)
 	if err != nil {
 		return nil, fmt.Errorf("store: pack orders: %w", err)
@@ -215,8 +215,8 @@ func (s *Store) PackOrders(ctx context.Context, resultID string) ([]Order, error
 // from that state, through q (the store, or a transaction): of two
 // concurrent moves, one wins and the other reports false. Callers check that
 // the move is allowed (order.CanMove).
-func (s *Store) MoveOrder(ctx context.Context, q sqlx.ExecerContext, id, from, to string, now time.Time) (bool, error) {
-	res, err := q.ExecContext(ctx, s.DB.Rebind(`UPDATE orders SET status = ?, updated_at = ? WHERE id = ? AND status = ?`),
+func (s *Store) MoveOrder(ctx context.Context, db Querier, q sqlx.ExecerContext, id, from, to string, now time.Time) (bool, error) {
+	res, err := q.ExecContext(ctx, db.Rebind(`UPDATE orders SET status = ?, updated_at = ? WHERE id = ? AND status = ?`),
 		to, now.UTC(), id, from)
 	if err != nil {
 		return false, fmt.Errorf("store: move order %s %s->%s: %w", id, from, to, err)

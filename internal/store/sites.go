@@ -19,9 +19,9 @@ type siteRow struct {
 }
 
 // ListSites returns every configured site.
-func (s *Store) ListSites(ctx context.Context) ([]site.Site, error) {
+func (s *Store) ListSites(ctx context.Context, db Querier) ([]site.Site, error) {
 	var rows []siteRow
-	if err := s.DB.SelectContext(ctx, &rows, `SELECT host, theme, home_code, home_exam, tracking FROM sites ORDER BY host`); err != nil {
+	if err := db.SelectContext(ctx, &rows, `SELECT host, theme, home_code, home_exam, tracking FROM sites ORDER BY host`); err != nil {
 		return nil, fmt.Errorf("store: list sites: %w", err)
 	}
 	out := make([]site.Site, len(rows))
@@ -37,12 +37,12 @@ func (s *Store) ListSites(ctx context.Context) ([]site.Site, error) {
 }
 
 // SaveSite creates or replaces a site.
-func (s *Store) SaveSite(ctx context.Context, st site.Site) error {
+func (s *Store) SaveSite(ctx context.Context, db Querier, st site.Site) error {
 	tr, err := json.Marshal(st.Tracking)
 	if err != nil {
 		return err
 	}
-	_, err = s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO sites (host, theme, home_code, home_exam, tracking) VALUES (?, ?, ?, ?, ?)
+	_, err = db.ExecContext(ctx, db.Rebind(`INSERT INTO sites (host, theme, home_code, home_exam, tracking) VALUES (?, ?, ?, ?, ?)
 		ON CONFLICT (host) DO UPDATE SET theme = excluded.theme, home_code = excluded.home_code, home_exam = excluded.home_exam,
 		tracking = excluded.tracking`),
 		st.Host, st.Theme, st.Home.Code, st.Home.ExamID, string(tr))
@@ -53,9 +53,9 @@ func (s *Store) SaveSite(ctx context.Context, st site.Site) error {
 }
 
 // CountSites returns how many sites exist; zero means a fresh database.
-func (s *Store) CountSites(ctx context.Context) (int, error) {
+func (s *Store) CountSites(ctx context.Context, db Querier) (int, error) {
 	var n int
-	if err := s.DB.GetContext(ctx, &n, `SELECT COUNT(*) FROM sites`); err != nil {
+	if err := db.GetContext(ctx, &n, `SELECT COUNT(*) FROM sites`); err != nil {
 		return 0, fmt.Errorf("store: count sites: %w", err)
 	}
 	return n, nil

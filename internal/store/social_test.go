@@ -42,29 +42,29 @@ func TestSocialQueries(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		c, err := s.ResultCounts(ctx, 1807, now.Add(-24*time.Hour))
+		c, err := s.ResultCounts(ctx, s.DB, 1807, now.Add(-24*time.Hour))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if c.Total != 3 || c.Since != 2 || c.ByCountry["DE"] != 2 || len(c.ByCountry) != 1 {
 			t.Errorf("counts = %+v; want total 3, since 2, DE 2", c)
 		}
-		if c, _ := s.ResultCounts(ctx, 9999, now); c.Total != 0 {
+		if c, _ := s.ResultCounts(ctx, s.DB, 9999, now); c.Total != 0 {
 			t.Errorf("another exam counts %d results", c.Total)
 		}
 
 		for i, score := range []int{5, 4, 2} {
-			if err := s.SaveRating(ctx, fmt.Sprintf("r%d", i+1), score, now); err != nil {
+			if err := s.SaveRating(ctx, s.DB, fmt.Sprintf("r%d", i+1), score, now); err != nil {
 				t.Fatal(err)
 			}
 		}
-		if err := s.SaveRating(ctx, "r3", 3, now); err != nil {
+		if err := s.SaveRating(ctx, s.DB, "r3", 3, now); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.SaveRating(ctx, "r3", 6, now); err == nil {
+		if err := s.SaveRating(ctx, s.DB, "r3", 6, now); err == nil {
 			t.Error("a rating of 6 was accepted")
 		}
-		st, err := s.RatingStats(ctx, 1807)
+		st, err := s.RatingStats(ctx, s.DB, 1807)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,7 +72,7 @@ func TestSocialQueries(t *testing.T) {
 			t.Errorf("ratings = %+v; want 3 with mean 4 (r3 re-rated 3)", st)
 		}
 
-		acts, err := s.RecentActivity(ctx, 1807, now.Add(-45*time.Minute), 10)
+		acts, err := s.RecentActivity(ctx, s.DB, 1807, now.Add(-45*time.Minute), 10)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,11 +95,11 @@ func TestSocialQueries(t *testing.T) {
 			{ID: "c", Name: "Cleo", Content: "Other language.", Locale: "fr", Approved: true, CreatedAt: now},
 			{ID: "d", Name: "Duda", Content: "Newest.", Locale: "pt", Approved: true, CreatedAt: now, Location: "Recife"},
 		} {
-			if err := s.SaveReview(ctx, rv); err != nil {
+			if err := s.SaveReview(ctx, s.DB, rv); err != nil {
 				t.Fatalf("review %d: %v", i, err)
 			}
 		}
-		rs, err := s.ApprovedReviews(ctx, "pt", 10)
+		rs, err := s.ApprovedReviews(ctx, s.DB, "pt", 10)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -46,15 +46,15 @@ func TestSites(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		relax := site.Site{Host: "relax.example", Theme: "relax", Home: exam.DefaultPair}
-		if err := s.SaveSite(ctx, relax); err != nil {
+		if err := s.SaveSite(ctx, s.DB, relax); err != nil {
 			t.Fatal(err)
 		}
 		relax.Theme = "young"
 		relax.Tracking = tracking.Config{Pixels: map[string]string{"meta": "1234567890"}, TagManager: "GTM-ABC123"}
-		if err := s.SaveSite(ctx, relax); err != nil {
+		if err := s.SaveSite(ctx, s.DB, relax); err != nil {
 			t.Fatal(err)
 		}
-		got, err := s.ListSites(ctx)
+		got, err := s.ListSites(ctx, s.DB)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -72,18 +72,18 @@ func TestPruneEmailCodes(t *testing.T) {
 			"expired": now.Add(-time.Minute),
 			"fresh":   now.Add(9 * time.Minute),
 		} {
-			if err := s.InsertEmailCode(ctx, store.EmailCode{ID: id, Email: "a@example.com", Purpose: "login", CodeHash: "h", ExpiresAt: expires}); err != nil {
+			if err := s.InsertEmailCode(ctx, s.DB, store.EmailCode{ID: id, Email: "a@example.com", Purpose: "login", CodeHash: "h", ExpiresAt: expires}); err != nil {
 				t.Fatal(err)
 			}
 		}
-		n, err := s.PruneEmailCodes(ctx, now)
+		n, err := s.PruneEmailCodes(ctx, s.DB, now)
 		if err != nil || n != 1 {
 			t.Fatalf("pruned %d, %v; want 1", n, err)
 		}
-		if _, err := s.GetEmailCode(ctx, "expired"); !errors.Is(err, store.ErrNotFound) {
+		if _, err := s.GetEmailCode(ctx, s.DB, "expired"); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("expired code still there: %v", err)
 		}
-		fresh, err := s.GetEmailCode(ctx, "fresh")
+		fresh, err := s.GetEmailCode(ctx, s.DB, "fresh")
 		if err != nil || !fresh.ExpiresAt.Equal(now.Add(9*time.Minute)) {
 			t.Fatalf("fresh code = %+v, %v", fresh, err)
 		}

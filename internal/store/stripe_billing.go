@@ -15,9 +15,9 @@ import (
 // subscriptions and invoices to Stripe's.
 
 // StripeCustomer reads the Stripe Customer id of one of our customers.
-func (s *Store) StripeCustomer(ctx context.Context, customerID string) (string, error) {
+func (s *Store) StripeCustomer(ctx context.Context, db Querier, customerID string) (string, error) {
 	var ref string
-	err := s.DB.GetContext(ctx, &ref, s.DB.Rebind(`SELECT stripe_customer_id FROM stripe_customers WHERE customer_id = ?`), customerID)
+	err := db.GetContext(ctx, &ref, db.Rebind(`SELECT stripe_customer_id FROM stripe_customers WHERE customer_id = ?`), customerID)
 	if err != nil {
 		return "", notFound("stripe customer", err)
 	}
@@ -26,8 +26,8 @@ func (s *Store) StripeCustomer(ctx context.Context, customerID string) (string, 
 
 // SaveStripeCustomer records a customer's Stripe Customer id; a second
 // save of the same customer keeps the first id.
-func (s *Store) SaveStripeCustomer(ctx context.Context, customerID, ref string, now time.Time) error {
-	if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO stripe_customers (customer_id, stripe_customer_id, created_at)
+func (s *Store) SaveStripeCustomer(ctx context.Context, db Querier, customerID, ref string, now time.Time) error {
+	if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO stripe_customers (customer_id, stripe_customer_id, created_at)
 		VALUES (?, ?, ?) ON CONFLICT DO NOTHING`), customerID, ref, now.UTC()); err != nil {
 		return fmt.Errorf("store: save stripe customer: %w", err)
 	}
@@ -45,9 +45,9 @@ type StripePrice struct {
 }
 
 // StripePriceByKey reads the Stripe Price recorded under a lookup key.
-func (s *Store) StripePriceByKey(ctx context.Context, key string) (StripePrice, error) {
+func (s *Store) StripePriceByKey(ctx context.Context, db Querier, key string) (StripePrice, error) {
 	var p StripePrice
-	err := s.DB.GetContext(ctx, &p, s.DB.Rebind(`SELECT lookup_key, stripe_price_id, plan_id, country, kind, created_at
+	err := db.GetContext(ctx, &p, db.Rebind(`SELECT lookup_key, stripe_price_id, plan_id, country, kind, created_at
 		FROM stripe_prices WHERE lookup_key = ?`), key)
 	if err != nil {
 		return StripePrice{}, notFound("stripe price", err)
@@ -56,9 +56,9 @@ func (s *Store) StripePriceByKey(ctx context.Context, key string) (StripePrice, 
 }
 
 // StripePriceByID reads the plan price a Stripe Price was made for.
-func (s *Store) StripePriceByID(ctx context.Context, q sqlx.QueryerContext, priceID string) (StripePrice, error) {
+func (s *Store) StripePriceByID(ctx context.Context, db Querier, q sqlx.QueryerContext, priceID string) (StripePrice, error) {
 	var p StripePrice
-	err := sqlx.GetContext(ctx, q, &p, s.DB.Rebind(`SELECT lookup_key, stripe_price_id, plan_id, country, kind, created_at
+	err := sqlx.GetContext(ctx, q, &p, db.Rebind(`SELECT lookup_key, stripe_price_id, plan_id, country, kind, created_at
 		FROM stripe_prices WHERE stripe_price_id = ?`), priceID)
 	if err != nil {
 		return StripePrice{}, notFound("stripe price by id", err)
@@ -68,9 +68,9 @@ func (s *Store) StripePriceByID(ctx context.Context, q sqlx.QueryerContext, pric
 
 // SaveStripePrice records a Stripe Price; a key recorded before keeps its
 // first price.
-func (s *Store) SaveStripePrice(ctx context.Context, p StripePrice) error {
+func (s *Store) SaveStripePrice(ctx context.Context, db Querier, p StripePrice) error {
 	p.CreatedAt = p.CreatedAt.UTC()
-	if _, err := s.DB.NamedExecContext(ctx, `INSERT INTO stripe_prices (lookup_key, stripe_price_id, plan_id, country, kind, created_at)
+	if _, err := db.NamedExecContext(ctx, `INSERT INTO stripe_prices (lookup_key, stripe_price_id, plan_id, country, kind, created_at)
 		VALUES (:lookup_key, :stripe_price_id, :plan_id, :country, :kind, :created_at) ON CONFLICT DO NOTHING`, p); err != nil {
 		return fmt.Errorf("store: save stripe price: %w", err)
 	}
@@ -80,9 +80,9 @@ func (s *Store) SaveStripePrice(ctx context.Context, p StripePrice) error {
 // InsertSubscription records a new subscription without an invoice (Stripe
 // writes the invoices). It reports false, and records nothing, when the
 // customer already has a live subscription.
-func (s *Store) InsertSubscription(ctx context.Context, sub Subscription) (bool, error) {
+func (s *Store) InsertSubscription(ctx context.Context, db Querier, sub Subscription) (bool, error) {
 	sub = utcSubscription(sub)
-	res, err := s.DB.NamedExecContext(ctx, `INSERT INTO subscriptions (`+subscriptionColumns+`) VALUES (:id, :customer_id, :email,
+	res, err := db.NamedExecContext(ctx, `INSERT INTO subscriptions (`+subscriptionColumns+`) VALUES (:id, :customer_id, :email,
 		:locale, :country, :plan_id, :status, :price, :currency, :current_period_start, :current_period_end, :trial_end,
 		:cancel_at_period_end, :canceled_at, :ended_at, :provider, :provider_ref, :payment_method_ref, :card_brand, :card_last4,
 		:version, :created_at, :updated_at) ON CONFLICT DO NOTHING`, sub)
@@ -95,9 +95,9 @@ func (s *Store) InsertSubscription(ctx context.Context, sub Subscription) (bool,
 
 // SubscriptionByProviderRef reads the subscription a provider's
 // subscription id belongs to.
-func (s *Store) SubscriptionByProviderRef(ctx context.Context, q sqlx.QueryerContext, provider, ref string) (Subscription, error) {
+func (s *Store) SubscriptionByProviderRef(ctx context.Context, db Querier, q sqlx.QueryerContext, provider, ref string) (Subscription, error) {
 	var sub Subscription
-	err := sqlx.GetContext(ctx, q, &sub, s.DB.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions
+	err := sqlx.GetContext(ctx, q, &sub, db.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions
 		WHERE provider = ? AND provider_ref = ?`), provider, ref)
 	if err != nil {
 		return Subscription{}, notFound("subscription by provider ref", err)
@@ -107,9 +107,9 @@ func (s *Store) SubscriptionByProviderRef(ctx context.Context, q sqlx.QueryerCon
 
 // SubscriptionSyncedAt reads when the newest provider event applied to a
 // subscription was created (not valid: none yet).
-func (s *Store) SubscriptionSyncedAt(ctx context.Context, q sqlx.QueryerContext, id string) (sql.NullTime, error) {
+func (s *Store) SubscriptionSyncedAt(ctx context.Context, db Querier, q sqlx.QueryerContext, id string) (sql.NullTime, error) {
 	var at sql.NullTime
-	err := sqlx.GetContext(ctx, q, &at, s.DB.Rebind(`SELECT provider_synced_at FROM subscriptions WHERE id = ?`), id)
+	err := sqlx.GetContext(ctx, q, &at, db.Rebind(`SELECT provider_synced_at FROM subscriptions WHERE id = ?`), id)
 	if err != nil {
 		return sql.NullTime{}, notFound("subscription synced at", err)
 	}
@@ -119,8 +119,8 @@ func (s *Store) SubscriptionSyncedAt(ctx context.Context, q sqlx.QueryerContext,
 
 // MarkSubscriptionSynced moves a subscription's provider_synced_at forward
 // to at, in tx; an earlier at changes nothing.
-func (s *Store) MarkSubscriptionSynced(ctx context.Context, tx *sqlx.Tx, id string, at time.Time) error {
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE subscriptions SET provider_synced_at = ?
+func (s *Store) MarkSubscriptionSynced(ctx context.Context, db Querier, id string, at time.Time) error {
+	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE subscriptions SET provider_synced_at = ?
 		WHERE id = ? AND (provider_synced_at IS NULL OR provider_synced_at < ?)`), at.UTC(), id, at.UTC()); err != nil {
 		return fmt.Errorf("store: mark subscription synced: %w", err)
 	}
@@ -133,13 +133,13 @@ func (s *Store) MarkSubscriptionSynced(ctx context.Context, tx *sqlx.Tx, id stri
 // late failure of an earlier attempt changes nothing). It returns the row
 // as it now is; false when the invoice's period was already recorded under
 // another provider invoice (nothing is written then).
-func (s *Store) RecordProviderInvoice(ctx context.Context, tx *sqlx.Tx, inv Invoice, providerInvoiceID string) (Invoice, bool, error) {
+func (s *Store) RecordProviderInvoice(ctx context.Context, db Querier, inv Invoice, providerInvoiceID string) (Invoice, bool, error) {
 	inv = utcInvoice(inv)
 	row := struct {
 		Invoice
 		ProviderInvoiceID string `db:"provider_invoice_id"`
 	}{inv, providerInvoiceID}
-	res, err := tx.NamedExecContext(ctx, `INSERT INTO subscription_invoices (`+invoiceColumns+`, provider_invoice_id) VALUES (:id,
+	res, err := db.NamedExecContext(ctx, `INSERT INTO subscription_invoices (`+invoiceColumns+`, provider_invoice_id) VALUES (:id,
 		:subscription_id, :kind, :plan_id, :period_start, :period_end, :amount, :currency, :status, :attempts, :attempt_open,
 		:next_attempt_at, :idempotency_key, :provider_ref, :failure_code, :paid_at, :created_at, :updated_at,
 		:provider_invoice_id) ON CONFLICT DO NOTHING`, row)
@@ -150,7 +150,7 @@ func (s *Store) RecordProviderInvoice(ctx context.Context, tx *sqlx.Tx, inv Invo
 		if err != nil {
 			return Invoice{}, false, err
 		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE subscription_invoices SET status = ?, amount = ?, currency = ?,
+		if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE subscription_invoices SET status = ?, amount = ?, currency = ?,
 			attempts = CASE WHEN attempts > ? THEN attempts ELSE ? END, failure_code = ?, next_attempt_at = ?, paid_at = ?, updated_at = ?
 			WHERE provider_invoice_id = ? AND status <> ?`), inv.Status, inv.Amount, inv.Currency, inv.Attempts, inv.Attempts,
 			inv.FailureCode, inv.NextAttemptAt, inv.PaidAt, inv.UpdatedAt, providerInvoiceID, InvoicePaid); err != nil {
@@ -158,7 +158,7 @@ func (s *Store) RecordProviderInvoice(ctx context.Context, tx *sqlx.Tx, inv Invo
 		}
 	}
 	var out Invoice
-	err = sqlx.GetContext(ctx, tx, &out, tx.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices WHERE provider_invoice_id = ?`),
+	err = sqlx.GetContext(ctx, db, &out, db.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices WHERE provider_invoice_id = ?`),
 		providerInvoiceID)
 	if err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
@@ -170,9 +170,9 @@ func (s *Store) RecordProviderInvoice(ctx context.Context, tx *sqlx.Tx, inv Invo
 }
 
 // LatestInvoice reads a subscription's newest invoice through q.
-func (s *Store) LatestInvoice(ctx context.Context, q sqlx.QueryerContext, subscriptionID string) (Invoice, error) {
+func (s *Store) LatestInvoice(ctx context.Context, db Querier, q sqlx.QueryerContext, subscriptionID string) (Invoice, error) {
 	var inv Invoice
-	err := sqlx.GetContext(ctx, q, &inv, s.DB.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices
+	err := sqlx.GetContext(ctx, q, &inv, db.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices
 		WHERE subscription_id = ? ORDER BY period_start DESC, created_at DESC LIMIT 1`), subscriptionID)
 	if err != nil {
 		return Invoice{}, notFound("latest invoice", err)

@@ -41,9 +41,9 @@ const pricedPlanColumns = `p.id, p.tier, p.title, p.time_unit, p.billing_interva
 
 // GetPlan reads an active plan with its price for a country, or its
 // default price ('*') when the country has none.
-func (s *Store) GetPlan(ctx context.Context, id, country string) (PricedPlan, error) {
+func (s *Store) GetPlan(ctx context.Context, db Querier, id, country string) (PricedPlan, error) {
 	var p PricedPlan
-	err := s.DB.GetContext(ctx, &p, s.DB.Rebind(`SELECT `+pricedPlanColumns+` FROM plans p JOIN plan_prices pp ON pp.plan_id = p.id
+	err := db.GetContext(ctx, &p, db.Rebind(`SELECT `+pricedPlanColumns+` FROM plans p JOIN plan_prices pp ON pp.plan_id = p.id
 		WHERE p.id = ? AND p.active = ? AND pp.country IN (?, '*') ORDER BY CASE WHEN pp.country = '*' THEN 1 ELSE 0 END LIMIT 1`), id, true, country)
 	if err != nil {
 		return PricedPlan{}, notFound("get plan", err)
@@ -52,9 +52,9 @@ func (s *Store) GetPlan(ctx context.Context, id, country string) (PricedPlan, er
 }
 
 // ListPlans lists the active plans priced for a country, in their order.
-func (s *Store) ListPlans(ctx context.Context, country string) ([]PricedPlan, error) {
+func (s *Store) ListPlans(ctx context.Context, db Querier, country string) ([]PricedPlan, error) {
 	var out []PricedPlan
-	err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+pricedPlanColumns+` FROM plans p JOIN plan_prices pp ON pp.plan_id = p.id
+	err := db.SelectContext(ctx, &out, db.Rebind(`SELECT `+pricedPlanColumns+` FROM plans p JOIN plan_prices pp ON pp.plan_id = p.id
 		WHERE p.active = ? AND pp.country = COALESCE((SELECT country FROM plan_prices x WHERE x.plan_id = p.id AND x.country = ?), '*')
 		ORDER BY p.sort, p.id`), true, country)
 	if err != nil {
@@ -196,7 +196,7 @@ func utcInvoice(inv Invoice) Invoice {
 // StartSubscription records a new subscription and its first invoice in
 // one transaction. It reports false, and records nothing, when the customer
 // already has a live subscription (a double submit).
-func (s *Store) StartSubscription(ctx context.Context, sub Subscription, inv Invoice) (bool, error) {
+func (s *Store) StartSubscription(ctx context.Context, db Querier, sub Subscription, inv Invoice) (bool, error) {
 	sub, inv = utcSubscription(sub), utcInvoice(inv)
 	started := false
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
@@ -220,9 +220,9 @@ func (s *Store) StartSubscription(ctx context.Context, sub Subscription, inv Inv
 }
 
 // GetSubscription reads a subscription through q.
-func (s *Store) GetSubscription(ctx context.Context, q sqlx.QueryerContext, id string) (Subscription, error) {
+func (s *Store) GetSubscription(ctx context.Context, db Querier, q sqlx.QueryerContext, id string) (Subscription, error) {
 	var sub Subscription
-	err := sqlx.GetContext(ctx, q, &sub, s.DB.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions WHERE id = ?`), id)
+	err := sqlx.GetContext(ctx, q, &sub, db.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions WHERE id = ?`), id)
 	if err != nil {
 		return Subscription{}, notFound("get subscription", err)
 	}
@@ -230,9 +230,9 @@ func (s *Store) GetSubscription(ctx context.Context, q sqlx.QueryerContext, id s
 }
 
 // CustomerSubscriptions lists a customer's subscriptions, newest first.
-func (s *Store) CustomerSubscriptions(ctx context.Context, customerID string) ([]Subscription, error) {
+func (s *Store) CustomerSubscriptions(ctx context.Context, db Querier, customerID string) ([]Subscription, error) {
 	var out []Subscription
-	if err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions WHERE customer_id = ?
+	if err := db.SelectContext(ctx, &out, db.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions WHERE customer_id = ?
 		ORDER BY created_at DESC, id DESC`), customerID); err != nil {
 		return nil, fmt.Errorf("store: customer subscriptions: %w", err)
 	}
@@ -245,9 +245,9 @@ func (s *Store) CustomerSubscriptions(ctx context.Context, customerID string) ([
 // UpdateSubscription writes sub in tx if it is still at the version it was
 // read at (sub.Version), and bumps the version; false when another writer
 // came first.
-func (s *Store) UpdateSubscription(ctx context.Context, tx *sqlx.Tx, sub Subscription) (bool, error) {
+func (s *Store) UpdateSubscription(ctx context.Context, db Querier, sub Subscription) (bool, error) {
 	sub = utcSubscription(sub)
-	res, err := tx.NamedExecContext(ctx, `UPDATE subscriptions SET plan_id = :plan_id, status = :status, price = :price,
+	res, err := db.NamedExecContext(ctx, `UPDATE subscriptions SET plan_id = :plan_id, status = :status, price = :price,
 		currency = :currency, current_period_start = :current_period_start, current_period_end = :current_period_end,
 		trial_end = :trial_end, cancel_at_period_end = :cancel_at_period_end, canceled_at = :canceled_at, ended_at = :ended_at,
 		provider_ref = :provider_ref, payment_method_ref = :payment_method_ref, card_brand = :card_brand, card_last4 = :card_last4,
@@ -261,14 +261,14 @@ func (s *Store) UpdateSubscription(ctx context.Context, tx *sqlx.Tx, sub Subscri
 
 // DueSubscriptions lists subscriptions in one of the states whose current
 // period ended at or before now, oldest first.
-func (s *Store) DueSubscriptions(ctx context.Context, statuses []string, now time.Time, limit int) ([]Subscription, error) {
+func (s *Store) DueSubscriptions(ctx context.Context, db Querier, statuses []string, now time.Time, limit int) ([]Subscription, error) {
 	query, args, err := sqlx.In(`SELECT `+subscriptionColumns+` FROM subscriptions WHERE status IN (?) AND current_period_end <= ?
 		ORDER BY current_period_end, id LIMIT ?`, statuses, now.UTC(), limit)
 	if err != nil {
 		return nil, err
 	}
 	var out []Subscription
-	if err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(query), args...); err != nil {
+	if err := db.SelectContext(ctx, &out, db.Rebind(query), args...); err != nil {
 		return nil, fmt.Errorf("store: due subscriptions: %w", err)
 	}
 	for i := range out {
@@ -279,9 +279,9 @@ func (s *Store) DueSubscriptions(ctx context.Context, statuses []string, now tim
 
 // RenewingBetween lists subscriptions that renew (trialing or active, not
 // cancelled) with a period ending in (from, to], for the reminders.
-func (s *Store) RenewingBetween(ctx context.Context, from, to time.Time, limit int) ([]Subscription, error) {
+func (s *Store) RenewingBetween(ctx context.Context, db Querier, from, to time.Time, limit int) ([]Subscription, error) {
 	var out []Subscription
-	if err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions
+	if err := db.SelectContext(ctx, &out, db.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions
 		WHERE status IN ('trialing', 'active') AND cancel_at_period_end = ? AND current_period_end > ? AND current_period_end <= ?
 		ORDER BY current_period_end, id LIMIT ?`), false, from.UTC(), to.UTC(), limit); err != nil {
 		return nil, fmt.Errorf("store: renewing subscriptions: %w", err)
@@ -294,9 +294,9 @@ func (s *Store) RenewingBetween(ctx context.Context, from, to time.Time, limit i
 
 // InsertInvoice records an invoice in tx; false when its period (or another
 // open invoice of the subscription) is already there.
-func (s *Store) InsertInvoice(ctx context.Context, tx *sqlx.Tx, inv Invoice) (bool, error) {
+func (s *Store) InsertInvoice(ctx context.Context, db Querier, inv Invoice) (bool, error) {
 	inv = utcInvoice(inv)
-	res, err := tx.NamedExecContext(ctx, `INSERT INTO subscription_invoices (`+invoiceColumns+`) VALUES (:id, :subscription_id, :kind,
+	res, err := db.NamedExecContext(ctx, `INSERT INTO subscription_invoices (`+invoiceColumns+`) VALUES (:id, :subscription_id, :kind,
 		:plan_id, :period_start, :period_end, :amount, :currency, :status, :attempts, :attempt_open, :next_attempt_at,
 		:idempotency_key, :provider_ref, :failure_code, :paid_at, :created_at, :updated_at) ON CONFLICT DO NOTHING`, inv)
 	if err != nil {
@@ -307,9 +307,9 @@ func (s *Store) InsertInvoice(ctx context.Context, tx *sqlx.Tx, inv Invoice) (bo
 }
 
 // GetInvoice reads an invoice through q.
-func (s *Store) GetInvoice(ctx context.Context, q sqlx.QueryerContext, id string) (Invoice, error) {
+func (s *Store) GetInvoice(ctx context.Context, db Querier, q sqlx.QueryerContext, id string) (Invoice, error) {
 	var inv Invoice
-	err := sqlx.GetContext(ctx, q, &inv, s.DB.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices WHERE id = ?`), id)
+	err := sqlx.GetContext(ctx, q, &inv, db.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices WHERE id = ?`), id)
 	if err != nil {
 		return Invoice{}, notFound("get invoice", err)
 	}
@@ -317,9 +317,9 @@ func (s *Store) GetInvoice(ctx context.Context, q sqlx.QueryerContext, id string
 }
 
 // SubscriptionInvoices lists a subscription's invoices, oldest first.
-func (s *Store) SubscriptionInvoices(ctx context.Context, subscriptionID string) ([]Invoice, error) {
+func (s *Store) SubscriptionInvoices(ctx context.Context, db Querier, subscriptionID string) ([]Invoice, error) {
 	var out []Invoice
-	if err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices
+	if err := db.SelectContext(ctx, &out, db.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices
 		WHERE subscription_id = ? ORDER BY period_start, created_at`), subscriptionID); err != nil {
 		return nil, fmt.Errorf("store: subscription invoices: %w", err)
 	}
@@ -330,9 +330,9 @@ func (s *Store) SubscriptionInvoices(ctx context.Context, subscriptionID string)
 }
 
 // OpenInvoice reads a subscription's pending invoice; there is at most one.
-func (s *Store) OpenInvoice(ctx context.Context, q sqlx.QueryerContext, subscriptionID string) (Invoice, error) {
+func (s *Store) OpenInvoice(ctx context.Context, db Querier, q sqlx.QueryerContext, subscriptionID string) (Invoice, error) {
 	var inv Invoice
-	err := sqlx.GetContext(ctx, q, &inv, s.DB.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices
+	err := sqlx.GetContext(ctx, q, &inv, db.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices
 		WHERE subscription_id = ? AND status = ?`), subscriptionID, InvoicePending)
 	if err != nil {
 		return Invoice{}, notFound("open invoice", err)
@@ -341,9 +341,9 @@ func (s *Store) OpenInvoice(ctx context.Context, q sqlx.QueryerContext, subscrip
 }
 
 // ChargeableInvoices lists pending invoices whose next attempt is due.
-func (s *Store) ChargeableInvoices(ctx context.Context, now time.Time, limit int) ([]Invoice, error) {
+func (s *Store) ChargeableInvoices(ctx context.Context, db Querier, now time.Time, limit int) ([]Invoice, error) {
 	var out []Invoice
-	if err := s.DB.SelectContext(ctx, &out, s.DB.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices
+	if err := db.SelectContext(ctx, &out, db.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices
 		WHERE status = ? AND next_attempt_at <= ? ORDER BY next_attempt_at, id LIMIT ?`), InvoicePending, now.UTC(), limit); err != nil {
 		return nil, fmt.Errorf("store: chargeable invoices: %w", err)
 	}
@@ -357,8 +357,8 @@ func (s *Store) ChargeableInvoices(ctx context.Context, now time.Time, limit int
 // one runner: it is open from now on, under key, and no other runner may
 // take it before leaseUntil. seen is the invoice as the runner read it; false
 // means another runner took it first.
-func (s *Store) ClaimInvoiceAttempt(ctx context.Context, seen Invoice, attempt int, key string, now, leaseUntil time.Time) (bool, error) {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE subscription_invoices SET attempts = ?, attempt_open = ?, idempotency_key = ?,
+func (s *Store) ClaimInvoiceAttempt(ctx context.Context, db Querier, seen Invoice, attempt int, key string, now, leaseUntil time.Time) (bool, error) {
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE subscription_invoices SET attempts = ?, attempt_open = ?, idempotency_key = ?,
 		next_attempt_at = ?, updated_at = ? WHERE id = ? AND status = ? AND attempts = ? AND attempt_open = ? AND next_attempt_at <= ?`),
 		attempt, true, key, leaseUntil.UTC(), now.UTC(), seen.ID, InvoicePending, seen.Attempts, seen.AttemptOpen, now.UTC())
 	if err != nil {
@@ -372,9 +372,9 @@ func (s *Store) ClaimInvoiceAttempt(ctx context.Context, seen Invoice, attempt i
 // tx: status paid, failed, or pending again with the next attempt at next.
 // False when that attempt is no longer the invoice's open one (it was
 // settled by another runner).
-func (s *Store) SettleInvoiceAttempt(ctx context.Context, tx *sqlx.Tx, id string, attempt int, status, ref, failureCode string, next, now time.Time) (bool, error) {
+func (s *Store) SettleInvoiceAttempt(ctx context.Context, db Querier, id string, attempt int, status, ref, failureCode string, next, now time.Time) (bool, error) {
 	paid := sql.NullTime{Time: now.UTC(), Valid: status == InvoicePaid}
-	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE subscription_invoices SET status = ?, attempt_open = ?, provider_ref = ?,
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE subscription_invoices SET status = ?, attempt_open = ?, provider_ref = ?,
 		failure_code = ?, next_attempt_at = ?, paid_at = ?, updated_at = ? WHERE id = ? AND status = ? AND attempts = ? AND attempt_open = ?`),
 		status, false, sql.NullString{String: ref, Valid: ref != ""}, sql.NullString{String: failureCode, Valid: failureCode != ""},
 		next.UTC(), paid, now.UTC(), id, InvoicePending, attempt, true)
@@ -388,8 +388,8 @@ func (s *Store) SettleInvoiceAttempt(ctx context.Context, tx *sqlx.Tx, id string
 // VoidOpenInvoice closes a subscription's pending invoice without charging
 // it, when no attempt of it is in flight; false when there was none to
 // close.
-func (s *Store) VoidOpenInvoice(ctx context.Context, tx *sqlx.Tx, subscriptionID string, now time.Time) (bool, error) {
-	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE subscription_invoices SET status = ?, updated_at = ?
+func (s *Store) VoidOpenInvoice(ctx context.Context, db Querier, subscriptionID string, now time.Time) (bool, error) {
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE subscription_invoices SET status = ?, updated_at = ?
 		WHERE subscription_id = ? AND status = ? AND attempt_open = ?`), InvoiceVoid, now.UTC(), subscriptionID, InvoicePending, false)
 	if err != nil {
 		return false, fmt.Errorf("store: void invoice: %w", err)
@@ -410,9 +410,9 @@ type SandboxMethod struct {
 }
 
 // InsertSandboxMethod saves a card in the sandbox's books.
-func (s *Store) InsertSandboxMethod(ctx context.Context, m SandboxMethod) error {
+func (s *Store) InsertSandboxMethod(ctx context.Context, db Querier, m SandboxMethod) error {
 	m.CreatedAt = m.CreatedAt.UTC()
-	if _, err := s.DB.NamedExecContext(ctx, `INSERT INTO sandbox_payment_methods (ref, brand, last4, exp_month, exp_year, behaviour, created_at)
+	if _, err := db.NamedExecContext(ctx, `INSERT INTO sandbox_payment_methods (ref, brand, last4, exp_month, exp_year, behaviour, created_at)
 		VALUES (:ref, :brand, :last4, :exp_month, :exp_year, :behaviour, :created_at)`, m); err != nil {
 		return fmt.Errorf("store: insert sandbox method: %w", err)
 	}
@@ -420,9 +420,9 @@ func (s *Store) InsertSandboxMethod(ctx context.Context, m SandboxMethod) error 
 }
 
 // GetSandboxMethod reads a saved sandbox card.
-func (s *Store) GetSandboxMethod(ctx context.Context, ref string) (SandboxMethod, error) {
+func (s *Store) GetSandboxMethod(ctx context.Context, db Querier, ref string) (SandboxMethod, error) {
 	var m SandboxMethod
-	err := s.DB.GetContext(ctx, &m, s.DB.Rebind(`SELECT ref, brand, last4, exp_month, exp_year, behaviour, created_at
+	err := db.GetContext(ctx, &m, db.Rebind(`SELECT ref, brand, last4, exp_month, exp_year, behaviour, created_at
 		FROM sandbox_payment_methods WHERE ref = ?`), ref)
 	if err != nil {
 		return SandboxMethod{}, notFound("get sandbox method", err)
@@ -433,9 +433,9 @@ func (s *Store) GetSandboxMethod(ctx context.Context, ref string) (SandboxMethod
 // HadTrial reports whether a customer has paid for a trial before, under
 // this customer id or this e-mail address (an account that was a guest, or
 // a new account for the same address): a declined trial does not count.
-func (s *Store) HadTrial(ctx context.Context, customerID, email string) (bool, error) {
+func (s *Store) HadTrial(ctx context.Context, db Querier, customerID, email string) (bool, error) {
 	var n int
-	err := s.DB.GetContext(ctx, &n, s.DB.Rebind(`SELECT COUNT(*) FROM subscription_invoices i
+	err := db.GetContext(ctx, &n, db.Rebind(`SELECT COUNT(*) FROM subscription_invoices i
 		JOIN subscriptions s ON s.id = i.subscription_id
 		WHERE i.kind = 'trial' AND i.status = 'paid' AND (s.customer_id = ? OR s.email = ?)`), customerID, email)
 	if err != nil {

@@ -62,9 +62,9 @@ const userColumns = `id, email, name, password_hash, email_verified_at, session_
 	introduction, avatar_type, role, created_at, updated_at`
 
 // CreateUser stores a new account; ErrDuplicate when the e-mail is taken.
-func (s *Store) CreateUser(ctx context.Context, u User) error {
+func (s *Store) CreateUser(ctx context.Context, db Querier, u User) error {
 	u.Email = strings.ToLower(u.Email)
-	res, err := s.DB.NamedExecContext(ctx, `INSERT INTO users (id, email, name, password_hash, session_gen, created_at, updated_at)
+	res, err := db.NamedExecContext(ctx, `INSERT INTO users (id, email, name, password_hash, session_gen, created_at, updated_at)
 		VALUES (:id, :email, :name, :password_hash, :session_gen, :created_at, :updated_at) ON CONFLICT (email) DO NOTHING`, u)
 	if err != nil {
 		return fmt.Errorf("store: create user: %w", err)
@@ -76,31 +76,31 @@ func (s *Store) CreateUser(ctx context.Context, u User) error {
 }
 
 // GetUser reads an account by id.
-func (s *Store) GetUser(ctx context.Context, id string) (User, error) {
+func (s *Store) GetUser(ctx context.Context, db Querier, id string) (User, error) {
 	var u User
-	err := s.DB.GetContext(ctx, &u, s.DB.Rebind(`SELECT `+userColumns+` FROM users WHERE id = ?`), id)
+	err := db.GetContext(ctx, &u, db.Rebind(`SELECT `+userColumns+` FROM users WHERE id = ?`), id)
 	return u, found("get user", err)
 }
 
 // GetUserByEmail reads an account by e-mail address, in any case.
-func (s *Store) GetUserByEmail(ctx context.Context, email string) (User, error) {
+func (s *Store) GetUserByEmail(ctx context.Context, db Querier, email string) (User, error) {
 	var u User
-	err := s.DB.GetContext(ctx, &u, s.DB.Rebind(`SELECT `+userColumns+` FROM users WHERE email = ?`), strings.ToLower(email))
+	err := db.GetContext(ctx, &u, db.Rebind(`SELECT `+userColumns+` FROM users WHERE email = ?`), strings.ToLower(email))
 	return u, found("get user by email", err)
 }
 
 // SessionGen reads the account's session generation (ErrNotFound once the
 // account is gone).
-func (s *Store) SessionGen(ctx context.Context, id string) (int64, error) {
+func (s *Store) SessionGen(ctx context.Context, db Querier, id string) (int64, error) {
 	var gen int64
-	err := s.DB.GetContext(ctx, &gen, s.DB.Rebind(`SELECT session_gen FROM users WHERE id = ?`), id)
+	err := db.GetContext(ctx, &gen, db.Rebind(`SELECT session_gen FROM users WHERE id = ?`), id)
 	return gen, found("session gen", err)
 }
 
 // EndSessions ends every session of the account by moving its session
 // generation on (log-out does; a password change does it in SetPassword).
-func (s *Store) EndSessions(ctx context.Context, id string, now time.Time) error {
-	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE users SET session_gen = session_gen + 1, updated_at = ? WHERE id = ?`), now.UTC(), id)
+func (s *Store) EndSessions(ctx context.Context, db Querier, id string, now time.Time) error {
+	_, err := db.ExecContext(ctx, db.Rebind(`UPDATE users SET session_gen = session_gen + 1, updated_at = ? WHERE id = ?`), now.UTC(), id)
 	if err != nil {
 		return fmt.Errorf("store: end sessions: %w", err)
 	}
@@ -108,8 +108,8 @@ func (s *Store) EndSessions(ctx context.Context, id string, now time.Time) error
 }
 
 // MarkUserVerified records that the account's e-mail was proved.
-func (s *Store) MarkUserVerified(ctx context.Context, tx *sqlx.Tx, id string, now time.Time) error {
-	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`),
+func (s *Store) MarkUserVerified(ctx context.Context, db Querier, id string, now time.Time) error {
+	_, err := db.ExecContext(ctx, db.Rebind(`UPDATE users SET email_verified_at = ?, updated_at = ? WHERE id = ? AND email_verified_at IS NULL`),
 		now.UTC(), now.UTC(), id)
 	if err != nil {
 		return fmt.Errorf("store: verify user: %w", err)
@@ -119,7 +119,7 @@ func (s *Store) MarkUserVerified(ctx context.Context, tx *sqlx.Tx, id string, no
 
 // SetPassword replaces the password hash and ends every session of the
 // account by moving its generation on; it returns the new generation.
-func (s *Store) SetPassword(ctx context.Context, id, hash string, now time.Time) (int64, error) {
+func (s *Store) SetPassword(ctx context.Context, db Querier, id, hash string, now time.Time) (int64, error) {
 	var gen int64
 	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
 		var err error
@@ -130,13 +130,13 @@ func (s *Store) SetPassword(ctx context.Context, id, hash string, now time.Time)
 }
 
 // SetPasswordTx is SetPassword inside tx.
-func (s *Store) SetPasswordTx(ctx context.Context, tx *sqlx.Tx, id, hash string, now time.Time) (int64, error) {
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE users SET password_hash = ?, session_gen = session_gen + 1, updated_at = ? WHERE id = ?`),
+func (s *Store) SetPasswordTx(ctx context.Context, db Querier, id, hash string, now time.Time) (int64, error) {
+	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE users SET password_hash = ?, session_gen = session_gen + 1, updated_at = ? WHERE id = ?`),
 		hash, now.UTC(), id); err != nil {
 		return 0, fmt.Errorf("store: set password: %w", err)
 	}
 	var gen int64
-	err := tx.GetContext(ctx, &gen, tx.Rebind(`SELECT session_gen FROM users WHERE id = ?`), id)
+	err := db.GetContext(ctx, &gen, db.Rebind(`SELECT session_gen FROM users WHERE id = ?`), id)
 	return gen, found("set password", err)
 }
 
@@ -152,8 +152,8 @@ func (u User) Profile() Profile {
 }
 
 // UpdateProfile saves the profile fields.
-func (s *Store) UpdateProfile(ctx context.Context, id string, p Profile, now time.Time) error {
-	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE users SET nickname = ?, phone = ?, birthday = ?, sex = ?, introduction = ?, updated_at = ?
+func (s *Store) UpdateProfile(ctx context.Context, db Querier, id string, p Profile, now time.Time) error {
+	_, err := db.ExecContext(ctx, db.Rebind(`UPDATE users SET nickname = ?, phone = ?, birthday = ?, sex = ?, introduction = ?, updated_at = ?
 		WHERE id = ?`), p.Nickname, p.Phone, p.Birthday, p.Sex, p.Introduction, now.UTC(), id)
 	if err != nil {
 		return fmt.Errorf("store: update profile: %w", err)
@@ -162,8 +162,8 @@ func (s *Store) UpdateProfile(ctx context.Context, id string, p Profile, now tim
 }
 
 // SetAvatar stores the account's picture and its media type.
-func (s *Store) SetAvatar(ctx context.Context, id string, image []byte, mediaType string, now time.Time) error {
-	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE users SET avatar = ?, avatar_type = ?, updated_at = ? WHERE id = ?`),
+func (s *Store) SetAvatar(ctx context.Context, db Querier, id string, image []byte, mediaType string, now time.Time) error {
+	_, err := db.ExecContext(ctx, db.Rebind(`UPDATE users SET avatar = ?, avatar_type = ?, updated_at = ? WHERE id = ?`),
 		image, mediaType, now.UTC(), id)
 	if err != nil {
 		return fmt.Errorf("store: set avatar: %w", err)
@@ -172,18 +172,18 @@ func (s *Store) SetAvatar(ctx context.Context, id string, image []byte, mediaTyp
 }
 
 // Avatar reads the account's picture; ErrNotFound when it has none.
-func (s *Store) Avatar(ctx context.Context, id string) ([]byte, string, error) {
+func (s *Store) Avatar(ctx context.Context, db Querier, id string) ([]byte, string, error) {
 	var row struct {
 		Avatar []byte `db:"avatar"`
 		Type   string `db:"avatar_type"`
 	}
-	err := s.DB.GetContext(ctx, &row, s.DB.Rebind(`SELECT avatar, avatar_type FROM users WHERE id = ? AND avatar IS NOT NULL`), id)
+	err := db.GetContext(ctx, &row, db.Rebind(`SELECT avatar, avatar_type FROM users WHERE id = ? AND avatar IS NOT NULL`), id)
 	return row.Avatar, row.Type, found("get avatar", err)
 }
 
 // AddLoginFailure records a failed log-in for an address.
-func (s *Store) AddLoginFailure(ctx context.Context, email string, now time.Time) error {
-	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`INSERT INTO login_failures (email, created_at) VALUES (?, ?)`), strings.ToLower(email), now.UTC())
+func (s *Store) AddLoginFailure(ctx context.Context, db Querier, email string, now time.Time) error {
+	_, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO login_failures (email, created_at) VALUES (?, ?)`), strings.ToLower(email), now.UTC())
 	if err != nil {
 		return fmt.Errorf("store: add login failure: %w", err)
 	}
@@ -191,9 +191,9 @@ func (s *Store) AddLoginFailure(ctx context.Context, email string, now time.Time
 }
 
 // LoginFailures counts an address's failed log-ins since a time.
-func (s *Store) LoginFailures(ctx context.Context, email string, since time.Time) (int, error) {
+func (s *Store) LoginFailures(ctx context.Context, db Querier, email string, since time.Time) (int, error) {
 	var n int
-	err := s.DB.GetContext(ctx, &n, s.DB.Rebind(`SELECT COUNT(*) FROM login_failures WHERE email = ? AND created_at >= ?`), strings.ToLower(email), since.UTC())
+	err := db.GetContext(ctx, &n, db.Rebind(`SELECT COUNT(*) FROM login_failures WHERE email = ? AND created_at >= ?`), strings.ToLower(email), since.UTC())
 	if err != nil {
 		return 0, fmt.Errorf("store: count login failures: %w", err)
 	}
@@ -202,8 +202,8 @@ func (s *Store) LoginFailures(ctx context.Context, email string, since time.Time
 
 // ClearLoginFailures forgets an address's failed log-ins (after a success,
 // and those older than before).
-func (s *Store) ClearLoginFailures(ctx context.Context, email string, before time.Time) error {
-	_, err := s.DB.ExecContext(ctx, s.DB.Rebind(`DELETE FROM login_failures WHERE email = ? OR created_at < ?`), strings.ToLower(email), before.UTC())
+func (s *Store) ClearLoginFailures(ctx context.Context, db Querier, email string, before time.Time) error {
+	_, err := db.ExecContext(ctx, db.Rebind(`DELETE FROM login_failures WHERE email = ? OR created_at < ?`), strings.ToLower(email), before.UTC())
 	if err != nil {
 		return fmt.Errorf("store: clear login failures: %w", err)
 	}
@@ -212,9 +212,9 @@ func (s *Store) ClearLoginFailures(ctx context.Context, email string, before tim
 
 // LatestEmailCode reads the newest unused, unexpired code of an address for
 // a purpose.
-func (s *Store) LatestEmailCode(ctx context.Context, email, purpose string, now time.Time) (EmailCode, error) {
+func (s *Store) LatestEmailCode(ctx context.Context, db Querier, email, purpose string, now time.Time) (EmailCode, error) {
 	var c EmailCode
-	err := s.DB.GetContext(ctx, &c, s.DB.Rebind(`SELECT id, email, purpose, code_hash, attempts, expires_at, used_at FROM email_codes
+	err := db.GetContext(ctx, &c, db.Rebind(`SELECT id, email, purpose, code_hash, attempts, expires_at, used_at FROM email_codes
 		WHERE email = ? AND purpose = ? AND used_at IS NULL AND expires_at > ? ORDER BY expires_at DESC LIMIT 1`),
 		strings.ToLower(email), purpose, now.UTC())
 	return c, found("latest email code", err)
@@ -222,9 +222,9 @@ func (s *Store) LatestEmailCode(ctx context.Context, email, purpose string, now 
 
 // CountEmailCodes counts the codes sent to an address for a purpose since a
 // time, to limit how often one mailbox is written to.
-func (s *Store) CountEmailCodes(ctx context.Context, email, purpose string, since time.Time) (int, error) {
+func (s *Store) CountEmailCodes(ctx context.Context, db Querier, email, purpose string, since time.Time) (int, error) {
 	var n int
-	err := s.DB.GetContext(ctx, &n, s.DB.Rebind(`SELECT COUNT(*) FROM email_codes WHERE email = ? AND purpose = ? AND expires_at > ?`),
+	err := db.GetContext(ctx, &n, db.Rebind(`SELECT COUNT(*) FROM email_codes WHERE email = ? AND purpose = ? AND expires_at > ?`),
 		strings.ToLower(email), purpose, since.UTC())
 	if err != nil {
 		return 0, fmt.Errorf("store: count email codes: %w", err)
@@ -234,8 +234,8 @@ func (s *Store) CountEmailCodes(ctx context.Context, email, purpose string, sinc
 
 // CountCodeAttempt adds one try to a code, unless it is used or has had max
 // tries; false when no try was left.
-func (s *Store) CountCodeAttempt(ctx context.Context, id string, max int) (bool, error) {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE email_codes SET attempts = attempts + 1 WHERE id = ? AND used_at IS NULL AND attempts < ?`), id, max)
+func (s *Store) CountCodeAttempt(ctx context.Context, db Querier, id string, max int) (bool, error) {
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE email_codes SET attempts = attempts + 1 WHERE id = ? AND used_at IS NULL AND attempts < ?`), id, max)
 	if err != nil {
 		return false, fmt.Errorf("store: count code attempt: %w", err)
 	}
@@ -245,8 +245,8 @@ func (s *Store) CountCodeAttempt(ctx context.Context, id string, max int) (bool,
 
 // UseEmailCode marks a code used in tx; false when it already was, so a code
 // works once even when two requests race.
-func (s *Store) UseEmailCode(ctx context.Context, tx *sqlx.Tx, id string, now time.Time) (bool, error) {
-	res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE email_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`), now.UTC(), id)
+func (s *Store) UseEmailCode(ctx context.Context, db Querier, id string, now time.Time) (bool, error) {
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE email_codes SET used_at = ? WHERE id = ? AND used_at IS NULL`), now.UTC(), id)
 	if err != nil {
 		return false, fmt.Errorf("store: use email code: %w", err)
 	}
@@ -257,13 +257,13 @@ func (s *Store) UseEmailCode(ctx context.Context, tx *sqlx.Tx, id string, now ti
 // InsertEmailCodeTx stores a new code in tx, beside the mail that carries
 // it, and retires the address's earlier codes for the purpose: only the
 // newest code works.
-func (s *Store) InsertEmailCodeTx(ctx context.Context, tx *sqlx.Tx, c EmailCode, now time.Time) error {
+func (s *Store) InsertEmailCodeTx(ctx context.Context, db Querier, c EmailCode, now time.Time) error {
 	c.Email = strings.ToLower(c.Email)
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE email_codes SET used_at = ? WHERE email = ? AND purpose = ? AND used_at IS NULL`),
+	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE email_codes SET used_at = ? WHERE email = ? AND purpose = ? AND used_at IS NULL`),
 		now.UTC(), c.Email, c.Purpose); err != nil {
 		return fmt.Errorf("store: retire email codes: %w", err)
 	}
-	_, err := tx.NamedExecContext(ctx, `INSERT INTO email_codes (id, email, purpose, code_hash, attempts, expires_at, used_at, created_at)
+	_, err := db.NamedExecContext(ctx, `INSERT INTO email_codes (id, email, purpose, code_hash, attempts, expires_at, used_at, created_at)
 		VALUES (:id, :email, :purpose, :code_hash, :attempts, :expires_at, :used_at, CURRENT_TIMESTAMP)`, c)
 	if err != nil {
 		return fmt.Errorf("store: insert email code: %w", err)
@@ -273,17 +273,17 @@ func (s *Store) InsertEmailCodeTx(ctx context.Context, tx *sqlx.Tx, c EmailCode,
 
 // ClaimByEmail joins to the account the results and orders made without one
 // under its (verified) e-mail address, and the orders of its results.
-func (s *Store) ClaimByEmail(ctx context.Context, tx *sqlx.Tx, userID, email string) error {
+func (s *Store) ClaimByEmail(ctx context.Context, db Querier, userID, email string) error {
 	email = strings.ToLower(email)
-	if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE results SET user_id = ? WHERE user_id IS NULL AND LOWER(email) = ?`), userID, email); err != nil {
+	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE results SET user_id = ? WHERE user_id IS NULL AND LOWER(email) = ?`), userID, email); err != nil {
 		return fmt.Errorf("store: claim results: %w", err)
 	}
-	return s.claimOrders(ctx, tx, userID, email)
+	return s.claimOrders(ctx, db, userID, email)
 }
 
 // ClaimResults joins to the account the results this browser made, when no
 // account holds them yet.
-func (s *Store) ClaimResults(ctx context.Context, userID string, ids []string) error {
+func (s *Store) ClaimResults(ctx context.Context, db Querier, userID string, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
@@ -299,8 +299,8 @@ func (s *Store) ClaimResults(ctx context.Context, userID string, ids []string) e
 	})
 }
 
-func (s *Store) claimOrders(ctx context.Context, tx *sqlx.Tx, userID, email string) error {
-	_, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET user_id = ? WHERE user_id IS NULL
+func (s *Store) claimOrders(ctx context.Context, db Querier, userID, email string) error {
+	_, err := db.ExecContext(ctx, db.Rebind(`UPDATE orders SET user_id = ? WHERE user_id IS NULL
 		AND (LOWER(email) = ? OR result_id IN (SELECT id FROM results WHERE user_id = ?))`), userID, email, userID)
 	if err != nil {
 		return fmt.Errorf("store: claim orders: %w", err)
@@ -309,9 +309,9 @@ func (s *Store) claimOrders(ctx context.Context, tx *sqlx.Tx, userID, email stri
 }
 
 // UserResults lists the account's results, newest first.
-func (s *Store) UserResults(ctx context.Context, userID string) ([]Result, error) {
+func (s *Store) UserResults(ctx context.Context, db Querier, userID string) ([]Result, error) {
 	var rs []Result
-	err := s.DB.SelectContext(ctx, &rs, s.DB.Rebind(`SELECT `+resultColumns+` FROM results WHERE user_id = ? ORDER BY created_at DESC`), userID)
+	err := db.SelectContext(ctx, &rs, db.Rebind(`SELECT `+resultColumns+` FROM results WHERE user_id = ? ORDER BY created_at DESC`), userID)
 	if err != nil {
 		return nil, fmt.Errorf("store: user results: %w", err)
 	}
@@ -321,9 +321,9 @@ func (s *Store) UserResults(ctx context.Context, userID string) ([]Result, error
 // UserPaidReports is the set of the account's results whose report is
 // paid, read in one query: the same rule as OrderForResult (the result's
 // first report order) for every result at once.
-func (s *Store) UserPaidReports(ctx context.Context, userID string) (map[string]bool, error) {
+func (s *Store) UserPaidReports(ctx context.Context, db Querier, userID string) (map[string]bool, error) {
 	var ids []string
-	err := s.DB.SelectContext(ctx, &ids, s.DB.Rebind(`SELECT o.result_id FROM orders o JOIN results r ON r.id = o.result_id
+	err := db.SelectContext(ctx, &ids, db.Rebind(`SELECT o.result_id FROM orders o JOIN results r ON r.id = o.result_id
 		WHERE r.user_id = ? AND o.kind = ? AND o.status = 'paid'
 		AND NOT EXISTS (SELECT 1 FROM orders e WHERE e.result_id = o.result_id AND e.kind = o.kind AND e.created_at < o.created_at)`),
 		userID, OrderReport)
@@ -338,9 +338,9 @@ func (s *Store) UserPaidReports(ctx context.Context, userID string) (map[string]
 }
 
 // UserOrders lists the account's orders, newest first.
-func (s *Store) UserOrders(ctx context.Context, userID string) ([]Order, error) {
+func (s *Store) UserOrders(ctx context.Context, db Querier, userID string) ([]Order, error) {
 	var os []Order
-	err := s.DB.SelectContext(ctx, &os, s.DB.Rebind(`SELECT `+orderColumns+` FROM orders WHERE user_id = ? ORDER BY created_at DESC`), userID)
+	err := db.SelectContext(ctx, &os, db.Rebind(`SELECT `+orderColumns+` FROM orders WHERE user_id = ? ORDER BY created_at DESC`), userID)
 	if err != nil {
 		return nil, fmt.Errorf("store: user orders: %w", err)
 	}
@@ -388,9 +388,9 @@ func (s *Store) DeleteUser(ctx context.Context, id string) error {
 }
 
 // ResultOwner is the account a result has joined ("" for none).
-func (s *Store) ResultOwner(ctx context.Context, resultID string) (string, error) {
+func (s *Store) ResultOwner(ctx context.Context, db Querier, resultID string) (string, error) {
 	var owner sql.NullString
-	err := s.DB.GetContext(ctx, &owner, s.DB.Rebind(`SELECT user_id FROM results WHERE id = ?`), resultID)
+	err := db.GetContext(ctx, &owner, db.Rebind(`SELECT user_id FROM results WHERE id = ?`), resultID)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", ErrNotFound
 	}
@@ -402,8 +402,8 @@ func (s *Store) ResultOwner(ctx context.Context, resultID string) (string, error
 
 // SetUserRole gives the account with this e-mail a role; ErrNotFound when
 // there is none.
-func (s *Store) SetUserRole(ctx context.Context, email string, role Role, now time.Time) error {
-	res, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE users SET role = ?, updated_at = ? WHERE email = ?`),
+func (s *Store) SetUserRole(ctx context.Context, db Querier, email string, role Role, now time.Time) error {
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE users SET role = ?, updated_at = ? WHERE email = ?`),
 		string(role), now.UTC(), strings.ToLower(email))
 	if err != nil {
 		return fmt.Errorf("store: set user role: %w", err)

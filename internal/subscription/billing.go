@@ -66,7 +66,7 @@ func (s *Service) startBilling(ctx context.Context, b payment.Billing, sub store
 		// Stripe.js makes pm_ methods; anything else cannot be charged.
 		return store.Subscription{}, ErrDeclined
 	}
-	started, err := s.Store.InsertSubscription(ctx, sub)
+	started, err := s.Store.InsertSubscription(ctx, s.Store.DB, sub)
 	if err != nil {
 		return store.Subscription{}, err
 	}
@@ -82,7 +82,7 @@ func (s *Service) startBilling(ctx context.Context, b payment.Billing, sub store
 // finished now, with the same idempotency keys, so Stripe answers what it
 // did the first time, or does it now; anything else is ErrAlreadySubscribed.
 func (s *Service) resumeStart(ctx context.Context, b payment.Billing, customerID string) (store.Subscription, error) {
-	subs, err := s.Store.CustomerSubscriptions(ctx, customerID)
+	subs, err := s.Store.CustomerSubscriptions(ctx, s.Store.DB, customerID)
 	if err != nil {
 		return store.Subscription{}, err
 	}
@@ -90,7 +90,7 @@ func (s *Service) resumeStart(ctx context.Context, b payment.Billing, customerID
 		if !s.Stalled(sub) {
 			continue
 		}
-		plan, err := s.Store.GetPlan(ctx, sub.PlanID, sub.Country)
+		plan, err := s.Store.GetPlan(ctx, s.Store.DB, sub.PlanID, sub.Country)
 		if err != nil {
 			return store.Subscription{}, err
 		}
@@ -130,24 +130,24 @@ func (s *Service) finishStart(ctx context.Context, b payment.Billing, sub store.
 	}); err != nil {
 		return store.Subscription{}, err
 	}
-	return s.Store.GetSubscription(ctx, s.Store.DB, sub.ID)
+	return s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, sub.ID)
 }
 
 // createAtProvider makes (or finds) everything the subscription needs at
 // the provider and creates it there.
 func (s *Service) createAtProvider(ctx context.Context, b payment.Billing, sub store.Subscription, plan store.PricedPlan, trial bool) (payment.BillingSubscription, error) {
-	customer, err := s.Store.StripeCustomer(ctx, sub.CustomerID)
+	customer, err := s.Store.StripeCustomer(ctx, s.Store.DB, sub.CustomerID)
 	if errors.Is(err, store.ErrNotFound) {
 		ref, err := b.EnsureCustomer(ctx, payment.BillingCustomer{CustomerID: sub.CustomerID, Email: sub.Email,
 			IdempotencyKey: customerKey(sub.CustomerID)})
 		if err != nil {
 			return payment.BillingSubscription{}, err
 		}
-		if err := s.Store.SaveStripeCustomer(ctx, sub.CustomerID, ref, s.now()); err != nil {
+		if err := s.Store.SaveStripeCustomer(ctx, s.Store.DB, sub.CustomerID, ref, s.now()); err != nil {
 			return payment.BillingSubscription{}, err
 		}
 		// Another request may have saved one first: use what is kept.
-		customer, err = s.Store.StripeCustomer(ctx, sub.CustomerID)
+		customer, err = s.Store.StripeCustomer(ctx, s.Store.DB, sub.CustomerID)
 		if err != nil {
 			return payment.BillingSubscription{}, err
 		}
@@ -192,7 +192,7 @@ func (s *Service) providerPrice(ctx context.Context, b payment.Billing, plan sto
 		spec.Amount, spec.Interval, spec.Count, kind = plan.TrialPrice.Int64, "", 0, "trial"
 	}
 	key := spec.LookupKey()
-	if p, err := s.Store.StripePriceByKey(ctx, key); err == nil {
+	if p, err := s.Store.StripePriceByKey(ctx, s.Store.DB, key); err == nil {
 		return p.StripePriceID, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return "", err
@@ -201,7 +201,7 @@ func (s *Service) providerPrice(ctx context.Context, b payment.Billing, plan sto
 	if err != nil {
 		return "", err
 	}
-	if err := s.Store.SaveStripePrice(ctx, store.StripePrice{LookupKey: key, StripePriceID: ref, PlanID: plan.ID,
+	if err := s.Store.SaveStripePrice(ctx, s.Store.DB, store.StripePrice{LookupKey: key, StripePriceID: ref, PlanID: plan.ID,
 		Country: plan.Country, Kind: kind, CreatedAt: s.now()}); err != nil {
 		return "", err
 	}
@@ -242,7 +242,7 @@ func (s *Service) settleStart(ctx context.Context, id, ref string, expire bool) 
 	if err != nil {
 		return store.Subscription{}, err
 	}
-	return s.Store.GetSubscription(ctx, s.Store.DB, id)
+	return s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, id)
 }
 
 // awaiting reads the customer's subscription id and its provider; ok is
@@ -344,7 +344,7 @@ func (s *Service) upgradeBilling(ctx context.Context, b payment.Billing, sub sto
 	}); err != nil {
 		return store.Subscription{}, err
 	}
-	return s.Store.GetSubscription(ctx, s.Store.DB, sub.ID)
+	return s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, sub.ID)
 }
 
 // cancelBilling cancels at the provider, then here: a trialing or active
@@ -386,7 +386,7 @@ func (s *Service) cancelBilling(ctx context.Context, b payment.Billing, sub stor
 	if err != nil {
 		return store.Subscription{}, err
 	}
-	return s.Store.GetSubscription(ctx, s.Store.DB, sub.ID)
+	return s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, sub.ID)
 }
 
 // Receive verifies a webhook delivery with the provider and, when it is a
@@ -432,7 +432,7 @@ func (s *Service) ApplyEvent(ctx context.Context, ev payment.Event) error {
 		if err != nil || !fresh {
 			return err
 		}
-		sub, err := s.Store.GetSubscription(ctx, tx, subID)
+		sub, err := s.Store.GetSubscription(ctx, s.Store.DB, tx, subID)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && (sub.Provider != s.Provider.Name() ||
 			(sub.ProviderRef.Valid && sub.ProviderRef.String != ref))) {
 			// Not ours (another app on the account, or a forged metadata
@@ -447,7 +447,7 @@ func (s *Service) ApplyEvent(ctx context.Context, ev payment.Event) error {
 			// Not bound to a Stripe subscription yet (its start was never
 			// answered): only an event billing this customer's Stripe
 			// customer may bind it.
-			mine, err := s.Store.StripeCustomer(ctx, sub.CustomerID)
+			mine, err := s.Store.StripeCustomer(ctx, s.Store.DB, sub.CustomerID)
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
 				return err
 			}
@@ -474,7 +474,7 @@ func (s *Service) ApplyEvent(ctx context.Context, ev payment.Event) error {
 // stale reports whether something the provider said at `at` is older than
 // what the subscription already follows.
 func (s *Service) stale(ctx context.Context, tx *sqlx.Tx, id string, at time.Time) (bool, error) {
-	synced, err := s.Store.SubscriptionSyncedAt(ctx, tx, id)
+	synced, err := s.Store.SubscriptionSyncedAt(ctx, s.Store.DB, tx, id)
 	if err != nil {
 		return false, err
 	}
@@ -518,7 +518,7 @@ func (s *Service) applySubscription(ctx context.Context, tx *sqlx.Tx, id string,
 	}
 	var plan store.StripePrice
 	if bs.PriceRef != "" {
-		if plan, err = s.Store.StripePriceByID(ctx, tx, bs.PriceRef); err != nil && !errors.Is(err, store.ErrNotFound) {
+		if plan, err = s.Store.StripePriceByID(ctx, s.Store.DB, tx, bs.PriceRef); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 	}
@@ -543,7 +543,7 @@ func (s *Service) applySubscription(ctx context.Context, tx *sqlx.Tx, id string,
 				}
 				if to == Canceled {
 					sub.CanceledAt = sql.NullTime{Time: at, Valid: true}
-					inv, err := s.Store.LatestInvoice(ctx, tx, sub.ID)
+					inv, err := s.Store.LatestInvoice(ctx, s.Store.DB, tx, sub.ID)
 					if err != nil && !errors.Is(err, store.ErrNotFound) {
 						return nil, err
 					}
@@ -653,7 +653,7 @@ func (s *Service) invoicePlan(ctx context.Context, tx *sqlx.Tx, sub store.Subscr
 	if bi.PriceRef == "" {
 		return sub.PlanID, nil
 	}
-	p, err := s.Store.StripePriceByID(ctx, tx, bi.PriceRef)
+	p, err := s.Store.StripePriceByID(ctx, s.Store.DB, tx, bi.PriceRef)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return "", err
 	}

@@ -699,7 +699,7 @@ func TestStripeUpgradeFromEventsOnly(t *testing.T) {
 		ctx := context.Background()
 		sub := f.start(t, "ko")
 		const premium = "price_premium_dashboard"
-		if err := st.SaveStripePrice(ctx, store.StripePrice{LookupKey: "selfmap_premium-monthly_any_usd_3999_month1",
+		if err := st.SaveStripePrice(ctx, st.DB, store.StripePrice{LookupKey: "selfmap_premium-monthly_any_usd_3999_month1",
 			StripePriceID: premium, PlanID: "premium-monthly", Country: "*", Kind: "recurring", CreatedAt: t0}); err != nil {
 			t.Fatal(err)
 		}
@@ -755,7 +755,7 @@ func TestStripeLostStartIsFinishedByTheNextTry(t *testing.T) {
 		if _, err := f.svc.StartTrial(ctx, in); err == nil {
 			t.Fatal("a lost answer was taken for a start")
 		}
-		subs, err := st.CustomerSubscriptions(ctx, "lu")
+		subs, err := st.CustomerSubscriptions(ctx, st.DB, "lu")
 		if err != nil || len(subs) != 1 || subs[0].Status != "incomplete" {
 			t.Fatalf("after the lost answer: %+v, %v", subs, err)
 		}
@@ -789,13 +789,13 @@ func TestStripeLostStartBoundByItsInvoice(t *testing.T) {
 		if _, err := f.svc.StartTrial(ctx, f.input("lb", payment.SavedCard{Ref: "pm_lb"})); err == nil {
 			t.Fatal("a lost answer was taken for a start")
 		}
-		subs, err := st.CustomerSubscriptions(ctx, "lb")
+		subs, err := st.CustomerSubscriptions(ctx, st.DB, "lb")
 		if err != nil || len(subs) != 1 || subs[0].ProviderRef.Valid {
 			t.Fatalf("after the lost answer: %+v, %v", subs, err)
 		}
 		sub := subs[0]
 		sub.ProviderRef.String = "sub_stripe_lb"
-		customer, err := st.StripeCustomer(ctx, "lb")
+		customer, err := st.StripeCustomer(ctx, st.DB, "lb")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -803,12 +803,12 @@ func TestStripeLostStartBoundByItsInvoice(t *testing.T) {
 		// customer (another app on the account) does not bind it.
 		f.deliver(t, invoiceEvent(t, "evt_lb_other", "invoice.paid", f.clock.Now(), sub, stripeInvoice{id: "in_other", reason: "subscription_create",
 			status: "paid", amount: 149, start: f.clock.Now(), end: f.clock.Now().AddDate(0, 0, 7), customer: "cus_someone_else"}))
-		if got, err := st.GetSubscription(ctx, st.DB, sub.ID); err != nil || got.Status != "incomplete" || got.ProviderRef.Valid {
+		if got, err := st.GetSubscription(ctx, st.DB, st.DB, sub.ID); err != nil || got.Status != "incomplete" || got.ProviderRef.Valid {
 			t.Fatalf("after another customer's invoice: %s ref %q, %v", got.Status, got.ProviderRef.String, err)
 		}
 		f.deliver(t, invoiceEvent(t, "evt_lb_paid", "invoice.paid", f.clock.Now(), sub, stripeInvoice{id: "in_lb", reason: "subscription_create",
 			status: "paid", amount: 149, start: f.clock.Now(), end: f.clock.Now().AddDate(0, 0, 7), customer: customer}))
-		got, err := st.GetSubscription(ctx, st.DB, sub.ID)
+		got, err := st.GetSubscription(ctx, st.DB, st.DB, sub.ID)
 		if err != nil || got.Status != "trialing" || got.ProviderRef.String != "sub_stripe_lb" {
 			t.Fatalf("after the paid invoice: %s ref %q, %v", got.Status, got.ProviderRef.String, err)
 		}

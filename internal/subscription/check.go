@@ -52,7 +52,7 @@ func (s *Service) Check(ctx context.Context, customerID, id string) (CheckView, 
 	if err != nil {
 		return CheckView{}, err
 	}
-	invs, err := s.Store.SubscriptionInvoices(ctx, sub.ID)
+	invs, err := s.Store.SubscriptionInvoices(ctx, s.Store.DB, sub.ID)
 	if err != nil {
 		return CheckView{}, err
 	}
@@ -95,7 +95,7 @@ func (s *Service) pendingSecret(ctx context.Context, sub Subscription) string {
 
 // planTier is the tier of a subscription's plan ("" when the plan is gone).
 func (s *Service) planTier(ctx context.Context, sub Subscription) Tier {
-	p, err := s.Store.GetPlan(ctx, sub.PlanID, sub.Country)
+	p, err := s.Store.GetPlan(ctx, s.Store.DB, sub.PlanID, sub.Country)
 	if err != nil {
 		return ""
 	}

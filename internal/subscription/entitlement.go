@@ -53,7 +53,7 @@ func (s *Service) grace() time.Duration {
 // does not cut access before its last retry. Anyone else is a guest.
 func (s *Service) Entitlement(ctx context.Context, customerID string, at time.Time) (Entitlement, error) {
 	best := Entitlement{Tier: TierGuest}
-	subs, err := s.Store.CustomerSubscriptions(ctx, customerID)
+	subs, err := s.Store.CustomerSubscriptions(ctx, s.Store.DB, customerID)
 	if err != nil {
 		return best, err
 	}
@@ -73,7 +73,7 @@ func (s *Service) Entitlement(ctx context.Context, customerID string, at time.Ti
 		if at.Before(sub.CurrentPeriodStart) || !at.Before(until) {
 			continue
 		}
-		plan, err := s.Store.GetPlan(ctx, sub.PlanID, sub.Country)
+		plan, err := s.Store.GetPlan(ctx, s.Store.DB, sub.PlanID, sub.Country)
 		if err != nil {
 			return Entitlement{Tier: TierGuest}, err
 		}

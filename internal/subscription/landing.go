@@ -55,12 +55,12 @@ type Landing struct {
 // the plans then read as pay now.
 func (s *Service) Landing(ctx context.Context, in LandingInput) (Landing, error) {
 	now := s.now()
-	used, err := s.Store.HadTrial(ctx, in.CustomerID, in.Email)
+	used, err := s.Store.HadTrial(ctx, s.Store.DB, in.CustomerID, in.Email)
 	if err != nil {
 		return Landing{}, err
 	}
 	v := s.look(ctx, in.Visitor, now, true)
-	plans, err := s.Store.ListPlans(ctx, v.country)
+	plans, err := s.Store.ListPlans(ctx, s.Store.DB, v.country)
 	if err != nil {
 		return Landing{}, err
 	}
@@ -126,7 +126,7 @@ func (s *Service) quote(ctx context.Context, plan PricedPlan, code string, payNo
 // live is the customer's subscription that is still running (incomplete,
 // trialing, active or past due), nil when there is none.
 func (s *Service) live(ctx context.Context, customerID string) (*Subscription, error) {
-	subs, err := s.Store.CustomerSubscriptions(ctx, customerID)
+	subs, err := s.Store.CustomerSubscriptions(ctx, s.Store.DB, customerID)
 	if err != nil {
 		return nil, err
 	}

@@ -185,7 +185,7 @@ func card(sub store.Subscription) string {
 
 // remind queues the reminder of each renewal due within RemindBefore.
 func (s *Service) remind(ctx context.Context, now time.Time) error {
-	subs, err := s.Store.RenewingBetween(ctx, now, now.Add(s.remindBefore()), 200)
+	subs, err := s.Store.RenewingBetween(ctx, s.Store.DB, now, now.Add(s.remindBefore()), 200)
 	if err != nil {
 		return err
 	}

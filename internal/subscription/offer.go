@@ -68,7 +68,7 @@ func (s *Service) look(ctx context.Context, v Visitor, now time.Time, withOffer 
 	if v.CustomerID == "" {
 		return out
 	}
-	rs, err := s.Store.UserResults(ctx, v.CustomerID)
+	rs, err := s.Store.UserResults(ctx, s.Store.DB, v.CustomerID)
 	if err != nil || len(rs) == 0 {
 		return out
 	}
@@ -129,7 +129,7 @@ func (s *Service) Plans(ctx context.Context, v Visitor) ([]Offer, error) {
 // CountryPlans lists the active plans priced for a country, as the API's
 // plan list asks for them.
 func (s *Service) CountryPlans(ctx context.Context, country string) ([]Offer, error) {
-	plans, err := s.Store.ListPlans(ctx, country)
+	plans, err := s.Store.ListPlans(ctx, s.Store.DB, country)
 	if err != nil {
 		return nil, err
 	}

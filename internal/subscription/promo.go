@@ -39,7 +39,7 @@ func FindPromo(ctx context.Context, st *store.Store, code, planID string) (*stor
 	if code == "" || len(code) > 32 || strings.Trim(code, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" {
 		return nil, ErrPromoUnknown
 	}
-	p, err := st.GetPlanPromo(ctx, code, planID)
+	p, err := st.GetPlanPromo(ctx, st.DB, code, planID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, ErrPromoUnknown
 	}

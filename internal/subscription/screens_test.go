@@ -173,7 +173,7 @@ func TestSubscribeRefusesFields(t *testing.T) {
 		if err := st.DB.Get(&methods, `SELECT COUNT(*) FROM sandbox_payment_methods`); err != nil {
 			t.Fatal(err)
 		}
-		if subs, err := st.CustomerSubscriptions(ctx, v.CustomerID); err != nil || len(subs) != 0 || methods != 0 {
+		if subs, err := st.CustomerSubscriptions(ctx, st.DB, v.CustomerID); err != nil || len(subs) != 0 || methods != 0 {
 			t.Fatalf("a refused request saved a card (%d) or started: %v %v", methods, subs, err)
 		}
 	})

@@ -186,7 +186,7 @@ func (s *Service) startPlan(ctx context.Context, in StartInput) (string, store.P
 	if in.CustomerID == "" || in.Method.Ref == "" {
 		return "", store.PricedPlan{}, errors.New("subscription: start needs a customer and a saved method")
 	}
-	plan, err := s.Store.GetPlan(ctx, in.PlanID, startCountry(in))
+	plan, err := s.Store.GetPlan(ctx, s.Store.DB, in.PlanID, startCountry(in))
 	if errors.Is(err, store.ErrNotFound) {
 		return "", store.PricedPlan{}, ErrUnknownPlan
 	}
@@ -223,7 +223,7 @@ func (s *Service) firstPeriod(ctx context.Context, in StartInput, email string, 
 		end, err := AddPeriod(now, plan.Interval, plan.Period)
 		return first{kind: KindPayNow, amount: plan.Price, end: end}, err
 	}
-	used, err := s.Store.HadTrial(ctx, in.CustomerID, email)
+	used, err := s.Store.HadTrial(ctx, s.Store.DB, in.CustomerID, email)
 	if err != nil {
 		return first{}, err
 	}
@@ -259,7 +259,7 @@ func (s *Service) startCharged(ctx context.Context, sub store.Subscription, plan
 	inv := s.newInvoice(sub, f.kind, plan.ID, now, f.end, f.amount, now)
 	inv.Attempts, inv.AttemptOpen, inv.NextAttemptAt = 1, true, now.Add(s.lease())
 	inv.IdempotencyKey = sql.NullString{String: invoiceKey(sub.ID, now, 1), Valid: true}
-	started, err := s.Store.StartSubscription(ctx, sub, inv)
+	started, err := s.Store.StartSubscription(ctx, s.Store.DB, sub, inv)
 	if err != nil {
 		return store.Subscription{}, err
 	}
@@ -270,7 +270,7 @@ func (s *Service) startCharged(ctx context.Context, sub store.Subscription, plan
 	if err != nil {
 		return store.Subscription{}, err
 	}
-	if sub, err = s.Store.GetSubscription(ctx, s.Store.DB, sub.ID); err != nil {
+	if sub, err = s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, sub.ID); err != nil {
 		return store.Subscription{}, err
 	}
 	if inv.Status == store.InvoiceFailed {
@@ -308,7 +308,7 @@ func (s *Service) charge(ctx context.Context, sub store.Subscription, inv store.
 	if err := s.settle(ctx, inv.ID, attempt, c); err != nil {
 		return inv, err
 	}
-	return s.Store.GetInvoice(ctx, s.Store.DB, inv.ID)
+	return s.Store.GetInvoice(ctx, s.Store.DB, s.Store.DB, inv.ID)
 }
 
 // settle records a charge's outcome and what it does to the subscription,
@@ -317,7 +317,7 @@ func (s *Service) charge(ctx context.Context, sub store.Subscription, inv store.
 func (s *Service) settle(ctx context.Context, invID string, attempt int, c payment.Charge) error {
 	now := s.now()
 	return s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
-		inv, err := s.Store.GetInvoice(ctx, tx, invID)
+		inv, err := s.Store.GetInvoice(ctx, s.Store.DB, tx, invID)
 		if err != nil {
 			return err
 		}
@@ -344,7 +344,7 @@ func (s *Service) settle(ctx context.Context, invID string, attempt int, c payme
 // changed the subscription in between.
 func (s *Service) update(ctx context.Context, tx *sqlx.Tx, id string, fn func(sub *store.Subscription) ([]mailKind, error)) error {
 	for range 5 {
-		sub, err := s.Store.GetSubscription(ctx, tx, id)
+		sub, err := s.Store.GetSubscription(ctx, s.Store.DB, tx, id)
 		if err != nil {
 			return err
 		}
@@ -433,7 +433,7 @@ func (s *Service) apply(ctx context.Context, sub *store.Subscription, inv store.
 // owned reads a customer's subscription; another customer's answers as a
 // missing one.
 func (s *Service) owned(ctx context.Context, customerID, id string) (store.Subscription, error) {
-	sub, err := s.Store.GetSubscription(ctx, s.Store.DB, id)
+	sub, err := s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && sub.CustomerID != customerID) {
 		return store.Subscription{}, ErrNotFound
 	}
@@ -466,7 +466,7 @@ func (s *Service) Cancel(ctx context.Context, customerID, id string) (store.Subs
 	if err != nil {
 		return store.Subscription{}, err
 	}
-	return s.Store.GetSubscription(ctx, s.Store.DB, id)
+	return s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, id)
 }
 
 // markCanceled records a customer's cancel on the row: a trialing or
@@ -504,7 +504,7 @@ func (s *Service) Upgrade(ctx context.Context, customerID, id, planID string) (s
 	if sub.PlanID == planID {
 		return sub, nil
 	}
-	plan, err := s.Store.GetPlan(ctx, planID, sub.Country)
+	plan, err := s.Store.GetPlan(ctx, s.Store.DB, planID, sub.Country)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && Tier(plan.Tier) != TierPremium) {
 		return store.Subscription{}, ErrNoPremiumPlan
 	}
@@ -537,9 +537,9 @@ func (s *Service) Upgrade(ctx context.Context, customerID, id, planID string) (s
 	if !inserted {
 		// Another charge is open: the same upgrade in flight is finished
 		// here with its own key; anything else must settle first.
-		open, err := s.Store.OpenInvoice(ctx, s.Store.DB, sub.ID)
+		open, err := s.Store.OpenInvoice(ctx, s.Store.DB, s.Store.DB, sub.ID)
 		if errors.Is(err, store.ErrNotFound) {
-			return s.Store.GetSubscription(ctx, s.Store.DB, sub.ID)
+			return s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, sub.ID)
 		}
 		if err != nil {
 			return store.Subscription{}, err
@@ -553,7 +553,7 @@ func (s *Service) Upgrade(ctx context.Context, customerID, id, planID string) (s
 	if err != nil {
 		return store.Subscription{}, err
 	}
-	if sub, err = s.Store.GetSubscription(ctx, s.Store.DB, sub.ID); err != nil {
+	if sub, err = s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, sub.ID); err != nil {
 		return store.Subscription{}, err
 	}
 	if inv.Status != store.InvoicePaid {
@@ -575,7 +575,7 @@ func (s *Service) RenewDue(ctx context.Context) (int, error) {
 		// our rows follow its events; only the reminders are ours.
 		return 0, s.remind(ctx, now)
 	}
-	due, err := s.Store.DueSubscriptions(ctx, []string{string(Trialing), string(Active)}, now, 200)
+	due, err := s.Store.DueSubscriptions(ctx, s.Store.DB, []string{string(Trialing), string(Active)}, now, 200)
 	if err != nil {
 		return 0, err
 	}
@@ -590,7 +590,7 @@ func (s *Service) RenewDue(ctx context.Context) (int, error) {
 			errs = append(errs, err)
 		}
 	}
-	invoices, err := s.Store.ChargeableInvoices(ctx, now, 200)
+	invoices, err := s.Store.ChargeableInvoices(ctx, s.Store.DB, now, 200)
 	if err != nil {
 		return 0, errors.Join(append(errs, err)...)
 	}
@@ -621,7 +621,7 @@ func (s *Service) openPeriod(ctx context.Context, sub store.Subscription, now ti
 			if err != nil {
 				return err
 			}
-			if _, err := s.Store.OpenInvoice(ctx, tx, sub.ID); err == nil && !voided {
+			if _, err := s.Store.OpenInvoice(ctx, s.Store.DB, tx, sub.ID); err == nil && !voided {
 				// A charge is in flight: it settles first.
 				return nil
 			}
@@ -633,7 +633,7 @@ func (s *Service) openPeriod(ctx context.Context, sub store.Subscription, now ti
 			})
 		})
 	}
-	plan, err := s.Store.GetPlan(ctx, sub.PlanID, sub.Country)
+	plan, err := s.Store.GetPlan(ctx, s.Store.DB, sub.PlanID, sub.Country)
 	if err != nil {
 		return fmt.Errorf("subscription: plan of %s: %w", sub.ID, err)
 	}
@@ -652,7 +652,7 @@ func (s *Service) openPeriod(ctx context.Context, sub store.Subscription, now ti
 // ended) and charges it; false when another runner had it or the
 // subscription can no longer be charged.
 func (s *Service) attempt(ctx context.Context, inv store.Invoice, now time.Time) (bool, error) {
-	sub, err := s.Store.GetSubscription(ctx, s.Store.DB, inv.SubscriptionID)
+	sub, err := s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, inv.SubscriptionID)
 	if err != nil {
 		return false, err
 	}
@@ -673,7 +673,7 @@ func (s *Service) attempt(ctx context.Context, inv store.Invoice, now time.Time)
 	if !inv.AttemptOpen {
 		n++
 	}
-	ok, err := s.Store.ClaimInvoiceAttempt(ctx, inv, n, invoiceKey(sub.ID, inv.PeriodStart, n), now, now.Add(s.lease()))
+	ok, err := s.Store.ClaimInvoiceAttempt(ctx, s.Store.DB, inv, n, invoiceKey(sub.ID, inv.PeriodStart, n), now, now.Add(s.lease()))
 	if err != nil || !ok {
 		return false, err
 	}

@@ -106,7 +106,7 @@ func (s *Service) check(ctx context.Context, in SubscribeInput) (request, valida
 	errs := validate.FieldErrors{}
 	v := s.look(ctx, in.Visitor, now, in.Mode == ModeTrial)
 	req := request{country: v.country, payNow: in.Mode == ModePayNow}
-	plan, err := s.Store.GetPlan(ctx, in.PlanID, v.country)
+	plan, err := s.Store.GetPlan(ctx, s.Store.DB, in.PlanID, v.country)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		errs.Add("plan", msgPlan)
@@ -231,7 +231,7 @@ var declineReasons = map[string]bool{"card_declined": true, "insufficient_funds"
 // declineReason is the message id of why the first charge of a
 // subscription was declined.
 func (s *Service) declineReason(ctx context.Context, subID string) string {
-	invs, err := s.Store.SubscriptionInvoices(ctx, subID)
+	invs, err := s.Store.SubscriptionInvoices(ctx, s.Store.DB, subID)
 	if err != nil {
 		return declineGeneric
 	}

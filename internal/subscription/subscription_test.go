@@ -149,7 +149,7 @@ func (f *fixture) run(t *testing.T) int {
 
 func (f *fixture) sub(t *testing.T, id string) store.Subscription {
 	t.Helper()
-	s, err := f.st.GetSubscription(context.Background(), f.st.DB, id)
+	s, err := f.st.GetSubscription(context.Background(), f.st.DB, f.st.DB, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,7 @@ func (f *fixture) mails(t *testing.T, kind string) int {
 
 func (f *fixture) invoices(t *testing.T, subID string) []store.Invoice {
 	t.Helper()
-	inv, err := f.st.SubscriptionInvoices(context.Background(), subID)
+	inv, err := f.st.SubscriptionInvoices(context.Background(), f.st.DB, subID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -644,7 +644,7 @@ func TestStartCrashIsFinishedByTheJob(t *testing.T) {
 		if _, err := crashed.StartTrial(ctx, f.input("jo", f.card(t, "4242424242424242"))); err == nil {
 			t.Fatal("the crash was not reported")
 		}
-		subs, err := st.CustomerSubscriptions(ctx, "jo")
+		subs, err := st.CustomerSubscriptions(ctx, st.DB, "jo")
 		if err != nil || len(subs) != 1 || subs[0].Status != string(subscription.Incomplete) {
 			t.Fatalf("after the crash: %+v %v", subs, err)
 		}

@@ -28,7 +28,7 @@ func (s *Service) UpgradeOffer(ctx context.Context, customerID string) (UpgradeV
 		return UpgradeView{}, err
 	}
 	v := UpgradeView{Live: live, Tier: s.planTier(ctx, *live)}
-	plans, err := s.Store.ListPlans(ctx, live.Country)
+	plans, err := s.Store.ListPlans(ctx, s.Store.DB, live.Country)
 	if err != nil {
 		return UpgradeView{}, err
 	}
@@ -54,7 +54,7 @@ func (s *Service) UpgradeLive(ctx context.Context, customerID, planID string) (S
 	if live == nil {
 		return Subscription{}, ErrNotFound
 	}
-	if plan, err := s.Store.GetPlan(ctx, planID, live.Country); err != nil || Tier(plan.Tier) != TierPremium {
+	if plan, err := s.Store.GetPlan(ctx, s.Store.DB, planID, live.Country); err != nil || Tier(plan.Tier) != TierPremium {
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return Subscription{}, err
 		}

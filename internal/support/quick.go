@@ -15,7 +15,7 @@ var quickAnswers = []string{"cancel-subscription", "refunds", "find-my-report", 
 // page offers before the form, in quickAnswers' order; an article the
 // locale does not have is left out.
 func (s *Service) QuickAnswers(ctx context.Context, locale string, examID int) ([]store.HelpArticle, error) {
-	articles, err := s.Store.ListHelpArticles(ctx, locale, examID)
+	articles, err := s.Store.ListHelpArticles(ctx, s.Store.DB, locale, examID)
 	if err != nil {
 		return nil, fmt.Errorf("support: quick answers: %w", err)
 	}

@@ -59,11 +59,11 @@ func TestSend(t *testing.T) {
 		if err != nil || len(errs) != 0 {
 			t.Fatalf("send: %v, %v", errs, err)
 		}
-		msgs, err := s.ListContactMessages(ctx, 10)
+		msgs, err := s.ListContactMessages(ctx, s.DB, 10)
 		if err != nil || len(msgs) != 1 || msgs[0].ID != m.ID || msgs[0].Locale != "ko" || msgs[0].Status != "new" {
 			t.Fatalf("stored messages: %+v, %v", msgs, err)
 		}
-		mail, err := s.ListMail(ctx, 10)
+		mail, err := s.ListMail(ctx, s.DB, 10)
 		if err != nil || len(mail) != 1 {
 			t.Fatalf("outbox: %+v, %v", mail, err)
 		}

@@ -72,7 +72,7 @@ func (s *Service) Send(ctx context.Context, address string, l i18n.Locale, pair 
 	if msg != "" {
 		return apperr.BadRequest(msg, nil)
 	}
-	live, err := s.Store.LiveSubscriptionsFor(ctx, email)
+	live, err := s.Store.LiveSubscriptionsFor(ctx, s.Store.DB, email)
 	if err != nil {
 		return Failed(err)
 	}
@@ -91,7 +91,7 @@ func (s *Service) Send(ctx context.Context, address string, l i18n.Locale, pair 
 		if err := s.Store.QueueMailboxLimited(ctx, tx, m, now.Add(-time.Hour), s.perHour()); err != nil {
 			return err
 		}
-		return s.Store.AddCancelLink(ctx, tx, email, token, now, now.Add(s.validFor()))
+		return s.Store.AddCancelLink(ctx, s.Store.DB, tx, email, token, now, now.Add(s.validFor()))
 	})
 	switch {
 	case errors.Is(err, store.ErrMailboxLimit):
@@ -122,7 +122,7 @@ func (s *Service) Check(ctx context.Context, token string) (store.CancelLink, []
 	if token == "" || len(token) > 100 {
 		return store.CancelLink{}, nil, ErrLinkUnknown
 	}
-	link, err := s.Store.GetCancelLink(ctx, token)
+	link, err := s.Store.GetCancelLink(ctx, s.Store.DB, token)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return link, nil, ErrLinkUnknown
@@ -133,7 +133,7 @@ func (s *Service) Check(ctx context.Context, token string) (store.CancelLink, []
 	case !s.Now().Before(link.ExpiresAt):
 		return link, nil, ErrLinkExpired
 	}
-	live, err := s.Store.LiveSubscriptionsFor(ctx, link.Email)
+	live, err := s.Store.LiveSubscriptionsFor(ctx, s.Store.DB, link.Email)
 	if err != nil {
 		return link, nil, Failed(err)
 	}
@@ -196,7 +196,7 @@ func (s *Service) Confirm(ctx context.Context, token string) (Outcome, error) {
 			out.AccessUntil = done.CurrentPeriodEnd
 		}
 	}
-	if _, err := s.Store.UseCancelLink(ctx, token, s.Now()); err != nil {
+	if _, err := s.Store.UseCancelLink(ctx, s.Store.DB, token, s.Now()); err != nil {
 		return Outcome{}, Failed(err)
 	}
 	return out, nil

@@ -45,7 +45,7 @@ func Buy(t testing.TB, s *store.Store, p Purchase) {
 	if p.Pack != "" {
 		pack := store.Order{ID: "p-" + p.ResultID, OrderNumber: "SP-" + p.ResultID, ResultID: r.ID, ExamID: 1807, Status: p.Pack,
 			Email: email(p.ReportEmail), SKUID: sql.NullString{String: "mbti-pack-career", Valid: true}, CreatedAt: p.At, UpdatedAt: p.At}
-		if _, err := s.PackOrder(ctx, pack); err != nil {
+		if _, err := s.PackOrder(ctx, s.DB, pack); err != nil {
 			t.Fatal(err)
 		}
 	}
