@@ -16,7 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/app"
+	"selfmap/app"
 	"selfmap/internal/config"
 	"selfmap/internal/content"
 	"selfmap/internal/exam"

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"selfmap/internal/app"
+	"selfmap/app"
 	"selfmap/internal/config"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"

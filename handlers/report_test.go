@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"selfmap/internal/app"
+	"selfmap/app"
 	"selfmap/internal/config"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"selfmap/internal/app"
+	"selfmap/app"
 	"selfmap/internal/config"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"

@@ -34,7 +34,6 @@ import (
 	"selfmap/internal/retrieve"
 	"selfmap/internal/site"
 	"selfmap/internal/social"
-	"selfmap/internal/store"
 	"selfmap/internal/subscription"
 	"selfmap/internal/support"
 	"selfmap/internal/theme"
@@ -46,7 +45,6 @@ import (
 // Deps are the services the handlers call, built once by the serve command.
 type Deps struct {
 	Config   config.Config
-	Store    *store.Store
 	Logger   *slog.Logger
 	Catalog  *i18n.Catalog
 	Themes   *theme.Set

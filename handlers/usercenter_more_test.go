@@ -14,7 +14,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/app"
+	"selfmap/app"
 	"selfmap/internal/config"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"selfmap/internal/app"
+	"selfmap/app"
 	"selfmap/internal/config"
 )
 

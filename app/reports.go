@@ -12,6 +12,7 @@ import (
 	"selfmap/internal/report"
 	neoreport "selfmap/internal/report/ipipneo"
 	"selfmap/internal/reportpdf"
+	"selfmap/internal/store"
 )
 
 // reportBuilders are the report builders of the instruments, one each, by
@@ -32,25 +33,25 @@ func reportBuilders(exams *exam.Registry, stats *report.StatsCache) (report.Buil
 // renderer (withJobs), then the PDF downloads given the queue. Without a
 // queue a PDF is printed in the request that asks for it (the HTTP tests,
 // tools). It fills d.Reports and d.PDFs, and a.Jobs when withJobs.
-func (a *App) wireReports(d *handlers.Deps, withJobs bool) error {
-	stats := &report.StatsCache{Store: d.Store, Now: time.Now, TTL: time.Minute}
+func (a *App) wireReports(st *store.Store, d *handlers.Deps, withJobs bool) error {
+	stats := &report.StatsCache{Store: st, Now: time.Now, TTL: time.Minute}
 	builders, err := reportBuilders(d.Exams, stats)
 	if err != nil {
 		return err
 	}
-	d.Reports = &report.Service{Store: d.Store, Exams: d.Exams, Builders: builders, Catalog: d.Catalog, Results: d.Results,
+	d.Reports = &report.Service{Store: st, Exams: d.Exams, Builders: builders, Catalog: d.Catalog, Results: d.Results,
 		Retrieval: d.Retrieval, Packs: d.Packs, Logger: d.Logger, Now: time.Now}
 	printer, err := pdf.Find(d.Config.ChromiumPath)
 	if err != nil {
 		d.Logger.Warn("app: PDF reports are off", "err", err)
 	}
-	renderer := &reportpdf.Renderer{Reports: d.Reports, Store: d.Store, Printer: printer, Catalog: d.Catalog, Assets: d.Assets,
+	renderer := &reportpdf.Renderer{Reports: d.Reports, Store: st, Printer: printer, Catalog: d.Catalog, Assets: d.Assets,
 		BaseURL: d.Config.BaseURL, Now: time.Now}
 	enqueue := func(ctx context.Context, resultID, locale string, _ int) error {
 		return renderer.Render(ctx, resultID, locale)
 	}
 	if withJobs {
-		q, err := a.newQueue(d, renderer.Render)
+		q, err := a.newQueue(st, d, renderer.Render)
 		if err != nil {
 			return err
 		}
@@ -62,15 +63,15 @@ func (a *App) wireReports(d *handlers.Deps, withJobs bool) error {
 	if printer == nil {
 		enqueue = nil
 	}
-	d.PDFs = &report.PDFs{Store: d.Store, Packs: d.Packs, Enqueue: enqueue}
+	d.PDFs = &report.PDFs{Store: st, Packs: d.Packs, Enqueue: enqueue}
 	return nil
 }
 
 // newQueue builds the job queue with every worker, not started: the mail
 // outbox (when MAIL_URL is set), payment reconciliation, the sandbox's
 // subscription renewals and the report PDFs.
-func (a *App) newQueue(d *handlers.Deps, renderPDF func(ctx context.Context, resultID, locale string) error) (*jobs.Queue, error) {
-	deps := jobs.Deps{Store: d.Store, Logger: d.Logger, Reconcile: a.Checkout.Reconcile, RenderPDF: renderPDF}
+func (a *App) newQueue(st *store.Store, d *handlers.Deps, renderPDF func(ctx context.Context, resultID, locale string) error) (*jobs.Queue, error) {
+	deps := jobs.Deps{Store: st, Logger: d.Logger, Reconcile: a.Checkout.Reconcile, RenderPDF: renderPDF}
 	if a.Subscriptions != nil {
 		deps.RenewSubscriptions = a.Subscriptions.RenewDue
 	}

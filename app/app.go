@@ -148,7 +148,6 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 	}
 	deps := handlers.Deps{
 		Config:    cfg,
-		Store:     st,
 		Logger:    logger,
 		Catalog:   catalog,
 		Themes:    themeSet,
@@ -188,7 +187,7 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 			return nil, fmt.Errorf("app: card attempt limit: %w", err)
 		}
 	}
-	if err := a.wireReports(&deps, withJobs); err != nil {
+	if err := a.wireReports(st, &deps, withJobs); err != nil {
 		return nil, err
 	}
 	if a.Handler, err = handlers.New(deps); err != nil {
