@@ -59,7 +59,7 @@ func withProof(b *testing.B, s *store.Store) {
 			NormsVersion: "v", NormGroup: "all", Scores: "{}", ResultCode: "ENFP-A", CreatedAt: at, UpdatedAt: at,
 			Country: store.NullStr{String: []string{"GB", "DE", "US", "JP"}[i%4], Valid: true}}
 		o := store.Order{ID: "o" + id, OrderNumber: "N" + id, ResultID: id, ExamID: 1807, Status: store.OrderCreated, CreatedAt: at, UpdatedAt: at}
-		if err := s.CreateResultWithOrder(ctx, r, o); err != nil {
+		if err := s.CreateResultWithOrder(ctx, s.DB, r, o); err != nil {
 			b.Fatal(err)
 		}
 		if i%5 == 0 {
@@ -112,7 +112,7 @@ func paidReportLink(b *testing.B, s *store.Store) (*echo.Echo, string) {
 	br := &browser{t: b, e: e, cookies: map[string]*http.Cookie{}}
 	token := br.csrfToken("/")
 	result, _ := br.paidReport(token)
-	if err := s.AddReportLink(context.Background(), s.DB, s.DB, result, "bench-link", time.Now()); err != nil {
+	if err := s.AddReportLink(context.Background(), s.DB, result, "bench-link", time.Now()); err != nil {
 		b.Fatal(err)
 	}
 	return e, result

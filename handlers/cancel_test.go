@@ -121,14 +121,14 @@ func TestCancelByEmail(t *testing.T) {
 		until := sub.CurrentPeriodEnd.UTC().Format("2006-01-02")
 
 		rec = b.expect(confirmURL, 200, `data-testid="cancel-confirm-form"`, until)
-		if got, _ := s.GetSubscription(context.Background(), s.DB, s.DB, sub.ID); got.CancelAtPeriodEnd {
+		if got, _ := s.GetSubscription(context.Background(), s.DB, sub.ID); got.CancelAtPeriodEnd {
 			t.Fatal("opening the link cancelled")
 		}
 		csrf := csrfField.FindStringSubmatch(rec.Body.String())[1]
 		if rec := b.postForm(link[1], url.Values{"t": {link[2]}}); rec.Code != http.StatusForbidden {
 			t.Errorf("a confirm without its form token: %d", rec.Code)
 		}
-		if got, _ := s.GetSubscription(context.Background(), s.DB, s.DB, sub.ID); got.CancelAtPeriodEnd {
+		if got, _ := s.GetSubscription(context.Background(), s.DB, sub.ID); got.CancelAtPeriodEnd {
 			t.Fatal("a forged confirm cancelled")
 		}
 
@@ -138,7 +138,7 @@ func TestCancelByEmail(t *testing.T) {
 		}
 		b.expect("/fr/cancel/success/BMBTI-1807", 200, "Votre abonnement est résilié", `data-testid="cancel-until"`, until)
 		b.expect("/fr/cancel/success/BMBTI-1807", 200, "Votre abonnement est résilié", "n’est pas remboursée")
-		got, _ := s.GetSubscription(context.Background(), s.DB, s.DB, sub.ID)
+		got, _ := s.GetSubscription(context.Background(), s.DB, sub.ID)
 		if !got.CancelAtPeriodEnd || got.Status != "trialing" || !got.CurrentPeriodEnd.Equal(sub.CurrentPeriodEnd) {
 			t.Errorf("after the cancel: %+v", got)
 		}
@@ -149,7 +149,7 @@ func TestCancelByEmail(t *testing.T) {
 		if rec.Code != http.StatusGone || !strings.Contains(rec.Body.String(), "déjà été utilisé") {
 			t.Errorf("a replayed confirm: %d", rec.Code)
 		}
-		again, _ := s.GetSubscription(context.Background(), s.DB, s.DB, sub.ID)
+		again, _ := s.GetSubscription(context.Background(), s.DB, sub.ID)
 		if again.Version != got.Version || countRows(t, s, "mail_outbox") != mails {
 			t.Error("a replayed confirm changed something")
 		}
@@ -159,7 +159,7 @@ func TestCancelByEmail(t *testing.T) {
 
 		// An expired link.
 		old := time.Now().Add(-25 * time.Hour)
-		if err := s.AddCancelLink(context.Background(), s.DB, s.DB, "ana@example.com", "expired-token", old, old.Add(24*time.Hour)); err != nil {
+		if err := s.AddCancelLink(context.Background(), s.DB, "ana@example.com", "expired-token", old, old.Add(24*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 		scenario{url: "/de/cancel/confirm/BMBTI-1807?t=expired-token", status: 410, contains: []string{"Dieser Kündigungslink ist abgelaufen"}}.run(t, b.e)

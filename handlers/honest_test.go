@@ -83,7 +83,7 @@ func TestReportShowsWhatItsNumbersRestOn(t *testing.T) {
 		// A new server: the figures' caches load afresh.
 		e2 := newServer(t, s)
 		b2 := &browser{t: t, e: e2, cookies: map[string]*http.Cookie{}}
-		if err := s.AddReportLink(t.Context(), s.DB, s.DB, result, "demo-link-token", time.Now()); err != nil {
+		if err := s.AddReportLink(t.Context(), s.DB, result, "demo-link-token", time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		if page := b2.get("/report/result/BMBTI-1807?t=demo-link-token").Body.String(); !strings.Contains(page, `data-testid="report-demo"`) {

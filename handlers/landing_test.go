@@ -68,7 +68,7 @@ func addResult(t *testing.T, s *store.Store, at time.Time, country string) (stri
 	r := store.Result{ID: id, ExamID: 1807, PageCode: "BMBTI", Locale: "en", Answers: "[]", ExamVersion: "v", ItemsVersion: "v",
 		NormsVersion: "v", NormGroup: "all", Scores: "{}", ResultCode: "INFP-T", CreatedAt: at, UpdatedAt: at}
 	o := store.Order{ID: "o" + id, OrderNumber: "N" + id, ResultID: id, ExamID: 1807, Status: store.OrderCreated, CreatedAt: at, UpdatedAt: at}
-	if err := s.CreateResultWithOrder(ctx, r, o); err != nil {
+	if err := s.CreateResultWithOrder(ctx, s.DB, r, o); err != nil {
 		t.Fatal(err)
 	}
 	if country != "" {

@@ -26,7 +26,7 @@ func noticeID(t *testing.T, s *store.Store, slug string) string {
 
 func addNotice(t *testing.T, s *store.Store, slug, audience, title string, published *time.Time) string {
 	t.Helper()
-	id, err := s.SaveNotice(context.Background(), ids.New(), slug, audience, published,
+	id, err := s.SaveNotice(context.Background(), s.DB, ids.New(), slug, audience, published,
 		[]store.NoticeText{{Locale: "en", Title: title, Body: "Body of " + title + "."}}, time.Now())
 	if err != nil {
 		t.Fatal(err)

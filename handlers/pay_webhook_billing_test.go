@@ -52,13 +52,13 @@ func TestStripeWebhookDispatchesSubscriptionEvents(t *testing.T) {
 		if code := post(cancelled, "whsec_forged"); code != http.StatusBadRequest {
 			t.Fatalf("forged delivery: %d", code)
 		}
-		if got, _ := s.GetSubscription(context.Background(), s.DB, s.DB, "sub_ours"); got.CancelAtPeriodEnd {
+		if got, _ := s.GetSubscription(context.Background(), s.DB, "sub_ours"); got.CancelAtPeriodEnd {
 			t.Fatal("a forged delivery changed the subscription")
 		}
 		if code := post(cancelled, secret); code != http.StatusOK {
 			t.Fatalf("subscription event: %d", code)
 		}
-		if got, _ := s.GetSubscription(context.Background(), s.DB, s.DB, "sub_ours"); !got.CancelAtPeriodEnd {
+		if got, _ := s.GetSubscription(context.Background(), s.DB, "sub_ours"); !got.CancelAtPeriodEnd {
 			t.Fatal("the subscription event was not applied")
 		}
 		// A payment's event still reaches checkout (an unknown attempt is

@@ -65,7 +65,7 @@ func TestReportLinkNeverLeaksIntoAPage(t *testing.T) {
 		owner := newBrowser(t, e)
 		result, _ := owner.paidReport(owner.csrfToken("/"))
 		const token = "Leak-Check-Token-4f9a8b7c6d5e4f3a2b1c0d9e8f7a6b5c4d3"
-		if err := s.AddReportLink(context.Background(), s.DB, s.DB, result, token, time.Now()); err != nil {
+		if err := s.AddReportLink(context.Background(), s.DB, result, token, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 
@@ -178,10 +178,10 @@ func TestReportLinksExpireAndTheOwnerRevokesThem(t *testing.T) {
 		owner := newBrowser(t, e)
 		result, _ := owner.paidReport(owner.csrfToken("/"))
 		owner.register("lee@example.com")
-		if err := s.AddReportLink(ctx, s.DB, s.DB, result, "old-link", time.Now().Add(-31*24*time.Hour)); err != nil {
+		if err := s.AddReportLink(ctx, s.DB, result, "old-link", time.Now().Add(-31*24*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.AddReportLink(ctx, s.DB, s.DB, result, "new-link", time.Now().Add(-29*24*time.Hour)); err != nil {
+		if err := s.AddReportLink(ctx, s.DB, result, "new-link", time.Now().Add(-29*24*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 

@@ -67,7 +67,7 @@ func TestFullReport(t *testing.T) {
 		// A report link opens it for anyone holding it; a wrong one is a
 		// missing page, as is the link of a report nobody paid for.
 		ctx := context.Background()
-		if err := s.AddReportLink(ctx, s.DB, s.DB, result, "link-token-1", time.Now()); err != nil {
+		if err := s.AddReportLink(ctx, s.DB, result, "link-token-1", time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		stranger := &browser{t: t, e: b.e, cookies: map[string]*http.Cookie{}}
@@ -87,7 +87,7 @@ func TestFullReport(t *testing.T) {
 		if err := jsonDecode(unpaid.Body.Bytes(), &sub); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.AddReportLink(ctx, s.DB, s.DB, sub.Data.ResultID, "unpaid-token", time.Now()); err != nil {
+		if err := s.AddReportLink(ctx, s.DB, sub.Data.ResultID, "unpaid-token", time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		if rec := stranger.get("/report/result/BMBTI-1807?t=unpaid-token"); rec.Code != 404 {

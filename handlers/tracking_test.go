@@ -128,7 +128,7 @@ func TestPrivatePagesStayPrivate(t *testing.T) {
 		b := &browser{t: t, e: e, cookies: map[string]*http.Cookie{"consent": {Name: "consent", Value: "v1.a1.m1"}}}
 		token := b.csrfToken("/")
 		result, _ := b.paidReport(token)
-		if err := s.AddReportLink(context.Background(), s.DB, s.DB, result, "private-token-1", time.Now()); err != nil {
+		if err := s.AddReportLink(context.Background(), s.DB, result, "private-token-1", time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		for _, path := range []string{"/report/result/BMBTI-1807?fbclid=x&t=private-token-1", "/report/retrieve/BMBTI-1807?fbclid=x"} {

@@ -70,7 +70,7 @@ func TestUserCenterCancel(t *testing.T) {
 		if rec := c.submit("/userCenter", "/userCenter/cancel", url.Values{}); rec.Code != http.StatusSeeOther {
 			t.Fatalf("another user's cancel: %d", rec.Code)
 		}
-		if got, _ := s.GetSubscription(ctx, s.DB, s.DB, sub.ID); got.CancelAtPeriodEnd {
+		if got, _ := s.GetSubscription(ctx, s.DB, sub.ID); got.CancelAtPeriodEnd {
 			t.Fatal("another user's POST cancelled the subscription")
 		}
 
@@ -83,7 +83,7 @@ func TestUserCenterCancel(t *testing.T) {
 		if strings.Contains(done, `data-testid="uc-cancel"`) {
 			t.Error("the cancel button is still offered")
 		}
-		first, _ := s.GetSubscription(ctx, s.DB, s.DB, sub.ID)
+		first, _ := s.GetSubscription(ctx, s.DB, sub.ID)
 		if !first.CancelAtPeriodEnd || first.Status != "active" || !first.CanceledAt.Valid {
 			t.Fatalf("after cancel: %+v", first)
 		}
@@ -92,7 +92,7 @@ func TestUserCenterCancel(t *testing.T) {
 		if rec.Code != http.StatusSeeOther {
 			t.Fatalf("replayed cancel: %d", rec.Code)
 		}
-		again, _ := s.GetSubscription(ctx, s.DB, s.DB, sub.ID)
+		again, _ := s.GetSubscription(ctx, s.DB, sub.ID)
 		if again.Version != first.Version || !again.CanceledAt.Time.Equal(first.CanceledAt.Time) {
 			t.Fatalf("the replay changed the subscription: %+v", again)
 		}

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/ids"
@@ -58,7 +60,7 @@ func seedDemoResults(ctx context.Context, st *store.Store, now time.Time) (int, 
 			CreatedAt: at, UpdatedAt: at}
 		o := store.Order{ID: ids.New(), OrderNumber: ids.OrderNumber(at) + fmt.Sprintf("%03d", i), ResultID: r.ID, ExamID: e.ID,
 			Status: store.OrderCreated, CreatedAt: at, UpdatedAt: at}
-		if err := st.CreateResultWithOrder(ctx, r, o); err != nil {
+		if err := st.InTx(ctx, func(tx *sqlx.Tx) error { return st.CreateResultWithOrder(ctx, tx, r, o) }); err != nil {
 			return i, err
 		}
 		country := demoCountries[rng.IntN(len(demoCountries))]

@@ -215,7 +215,7 @@ func (s *Service) SendCode(ctx context.Context, email, purpose, locale string) e
 		return err
 	}
 	return s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
-		if err := s.Store.InsertEmailCodeTx(ctx, tx, c, now); err != nil {
+		if err := s.Store.ReplaceEmailCode(ctx, tx, c, now); err != nil {
 			return err
 		}
 		return s.Store.QueueMail(ctx, tx, store.Mail{ID: ids.New(), Kind: content.Kind, To: email, Locale: locale, Subject: content.Subject,
@@ -387,7 +387,13 @@ func (s *Service) ChangePassword(ctx context.Context, userID, current, password,
 	if errs.Any() {
 		return 0, errs, nil
 	}
-	gen, err := s.Store.SetPassword(ctx, s.Store.DB, u.ID, HashPassword(password), s.Now())
+	hash := HashPassword(password)
+	var gen int64
+	err = s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		gen, err = s.Store.SetPassword(ctx, tx, u.ID, hash, s.Now())
+		return err
+	})
 	return gen, nil, err
 }
 
@@ -446,7 +452,7 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput) (validate.Fi
 		if err := s.useCode(ctx, tx, c); err != nil {
 			return err
 		}
-		if _, err := s.Store.SetPasswordTx(ctx, tx, u.ID, hash, s.Now()); err != nil {
+		if _, err := s.Store.SetPassword(ctx, tx, u.ID, hash, s.Now()); err != nil {
 			return err
 		}
 		if err := s.Store.MarkUserVerified(ctx, tx, u.ID, s.Now()); err != nil {
@@ -459,7 +465,12 @@ func (s *Service) ResetPassword(ctx context.Context, in ResetInput) (validate.Fi
 // ClaimOwnResults joins to the account the results this browser made (at
 // log-in).
 func (s *Service) ClaimOwnResults(ctx context.Context, userID string, resultIDs []string) error {
-	return s.Store.ClaimResults(ctx, s.Store.DB, userID, resultIDs)
+	if len(resultIDs) == 0 {
+		return nil
+	}
+	return s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		return s.Store.ClaimResults(ctx, tx, userID, resultIDs)
+	})
 }
 
 // Delete removes the account and its results after checking the password;
@@ -472,5 +483,7 @@ func (s *Service) Delete(ctx context.Context, userID, password string) (string, 
 	if !CheckPassword(u.PasswordHash, password) {
 		return msgPasswordWrong, nil
 	}
-	return "", s.Store.DeleteUser(ctx, u.ID)
+	return "", s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		return s.Store.DeleteUser(ctx, tx, u.ID)
+	})
 }

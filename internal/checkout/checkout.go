@@ -129,7 +129,7 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	}
 	priced := store.PricedOrder{ID: o.ID, SKUID: sku.SKU.ID, Currency: q.Currency, Country: country, Email: email,
 		Subtotal: q.Subtotal, Discount: q.Discount, Tax: q.Tax, Total: q.Total, Promo: a.PromoCode}
-	started, superseded, err := s.Store.StartPayment(ctx, s.Store.DB, priced, from, a)
+	started, superseded, err := s.startPayment(ctx, priced, from, a)
 	if errors.Is(err, store.ErrPromoTaken) {
 		return Created{}, apperr.BadRequest("pay.promo.used_up", nil)
 	}
@@ -150,6 +150,20 @@ func (s *Service) Create(ctx context.Context, in CreateInput, owns func(string) 
 	}
 	s.cancel(ctx, superseded)
 	return s.start(ctx, a, o, email)
+}
+
+// startPayment records the start of a payment in one transaction (see
+// store.StartPayment): the order's new price, the superseded attempts, the
+// promo hold and the new attempt are written together or not at all.
+func (s *Service) startPayment(ctx context.Context, o store.PricedOrder, from []store.OrderStatus, a store.Attempt) (bool, []string, error) {
+	var started bool
+	var superseded []string
+	err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		started, superseded, err = s.Store.StartPayment(ctx, tx, o, from, a)
+		return err
+	})
+	return started, superseded, err
 }
 
 // cleanPromo is a promo code as typed, as it is stored: trimmed and
@@ -370,7 +384,7 @@ func (s *Service) apply(ctx context.Context, ev payment.Event, paidAt time.Time)
 		if err != nil {
 			return err
 		}
-		o, err := s.Store.GetOrder(ctx, s.Store.DB, tx, a.OrderID)
+		o, err := s.Store.GetOrder(ctx, tx, a.OrderID)
 		if err != nil {
 			return err
 		}
@@ -414,11 +428,11 @@ func (s *Service) succeed(ctx context.Context, tx *sqlx.Tx, ev payment.Event, a 
 		}
 		// The order's current payment: the order is payable again, at
 		// today's price.
-		_, err := s.Store.MoveOrder(ctx, s.Store.DB, tx, o.ID, string(store.OrderPending), string(store.OrderFailed), now)
+		_, err := s.Store.MoveOrder(ctx, tx, o.ID, string(store.OrderPending), string(store.OrderFailed), now)
 		return err
 	}
 	for _, from := range []store.OrderStatus{store.OrderPending, store.OrderFailed} {
-		won, err := s.Store.MoveOrder(ctx, s.Store.DB, tx, o.ID, string(from), string(store.OrderPaid), now)
+		won, err := s.Store.MoveOrder(ctx, tx, o.ID, string(from), string(store.OrderPaid), now)
 		if err != nil {
 			return err
 		}
@@ -473,7 +487,7 @@ func (s *Service) fail(ctx context.Context, tx *sqlx.Tx, ev payment.Event, a sto
 	if err := s.Store.SetAttemptOutcome(ctx, tx, a.ID, store.AttemptFailed, ev.FailureCode, now); err != nil || !current {
 		return err
 	}
-	_, err := s.Store.MoveOrder(ctx, s.Store.DB, tx, o.ID, string(store.OrderPending), string(store.OrderFailed), now)
+	_, err := s.Store.MoveOrder(ctx, tx, o.ID, string(store.OrderPending), string(store.OrderFailed), now)
 	return err
 }
 
@@ -485,7 +499,7 @@ func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a stor
 		// A promo use counts when it pays for something, once per order:
 		// the payment's hold, or the check of one without (promoStands),
 		// kept it free.
-		ok, err := s.Store.UsePromo(ctx, s.Store.DB, tx, a.PromoCode.String)
+		ok, err := s.Store.UsePromo(ctx, tx, a.PromoCode.String)
 		if err != nil {
 			return err
 		}
@@ -499,11 +513,11 @@ func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a stor
 	}
 	if o.Kind == store.OrderPack {
 		// The report's PDFs lack the new pack's sections.
-		if err := s.Store.DropReportPDFs(ctx, s.Store.DB, tx, o.ResultID); err != nil {
+		if err := s.Store.DropReportPDFs(ctx, tx, o.ResultID); err != nil {
 			return err
 		}
 	}
-	r, err := s.Store.GetResultIn(ctx, s.Store.DB, tx, o.ResultID)
+	r, err := s.Store.GetResult(ctx, tx, o.ResultID)
 	if err != nil {
 		return err
 	}
@@ -513,7 +527,7 @@ func (s *Service) fulfil(ctx context.Context, tx *sqlx.Tx, o store.Order, a stor
 	token := ""
 	if o.Kind == store.OrderReport {
 		token = ids.Token()
-		if err := s.Store.AddReportLink(ctx, s.Store.DB, tx, o.ResultID, token, now); err != nil {
+		if err := s.Store.AddReportLink(ctx, tx, o.ResultID, token, now); err != nil {
 			return err
 		}
 	}

@@ -56,7 +56,7 @@ func newFixtureIn(t *testing.T, s *store.Store, country string) *fixture {
 		NormsVersion: "n", NormGroup: "pooled", Scores: "{}", ResultCode: "INTJ-A", CreatedAt: f.now, UpdatedAt: f.now,
 		Country: sql.NullString{String: country, Valid: country != ""}}
 	f.order = store.Order{ID: "order-1", OrderNumber: "SM1", ResultID: r.ID, ExamID: 1807, Status: store.OrderCreated, CreatedAt: f.now, UpdatedAt: f.now}
-	if err := s.CreateResultWithOrder(context.Background(), r, f.order); err != nil {
+	if err := s.CreateResultWithOrder(context.Background(), s.DB, r, f.order); err != nil {
 		t.Fatal(err)
 	}
 	return f
@@ -100,7 +100,7 @@ func (f *fixture) count(t *testing.T, table string) int {
 
 func (f *fixture) ref(t *testing.T, attemptID string) string {
 	t.Helper()
-	a, err := f.s.GetAttempt(context.Background(), f.s.DB, f.s.DB, attemptID)
+	a, err := f.s.GetAttempt(context.Background(), f.s.DB, attemptID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func (f *fixture) addOrder(t *testing.T, n int) string {
 		ItemsVersion: "i", NormsVersion: "n", NormGroup: "pooled", Scores: "{}", ResultCode: "INTJ-A", CreatedAt: f.now, UpdatedAt: f.now}
 	o := store.Order{ID: fmt.Sprintf("order-%d", n), OrderNumber: fmt.Sprintf("SM%d", n), ResultID: r.ID, ExamID: 1807,
 		Status: store.OrderCreated, CreatedAt: f.now, UpdatedAt: f.now}
-	if err := f.s.CreateResultWithOrder(context.Background(), r, o); err != nil {
+	if err := f.s.CreateResultWithOrder(context.Background(), f.s.DB, r, o); err != nil {
 		t.Fatal(err)
 	}
 	return o.OrderNumber
@@ -181,7 +181,7 @@ func TestPromoHoldIsGivenBack(t *testing.T) {
 		if err != nil || late.Total != 499 {
 			t.Fatalf("the use after a hold ran out: %+v %v", late, err)
 		}
-		abandoned, err := s.GetAttempt(ctx, s.DB, s.DB, again.AttemptID)
+		abandoned, err := s.GetAttempt(ctx, s.DB, again.AttemptID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +191,7 @@ func TestPromoHoldIsGivenBack(t *testing.T) {
 		if st := f.sandboxState(t, again.AttemptID); st != "canceled" || f.status(t) != "failed" {
 			t.Fatalf("the payment past its hold: sandbox %s, order %s; want canceled and failed (payable again)", st, f.status(t))
 		}
-		if holder, _ := s.GetAttempt(ctx, s.DB, s.DB, late.AttemptID); f.svc.Payable(ctx, holder) != nil {
+		if holder, _ := s.GetAttempt(ctx, s.DB, late.AttemptID); f.svc.Payable(ctx, holder) != nil {
 			t.Fatal("the payment holding the use is refused")
 		}
 		f.pay(t, late)
@@ -227,7 +227,7 @@ func TestPromoExpiredAfterTheStartIsNotPaidAtItsPrice(t *testing.T) {
 		}
 		f.now = f.now.Add(11 * time.Minute)
 
-		a, _ := s.GetAttempt(ctx, s.DB, s.DB, checked.AttemptID)
+		a, _ := s.GetAttempt(ctx, s.DB, checked.AttemptID)
 		if err := f.svc.Payable(ctx, a); !errors.Is(err, checkout.ErrPromoEnded) {
 			t.Fatalf("confirm after the code ended: %v", err)
 		}
@@ -353,7 +353,7 @@ func TestLateFailureNeverDowngradesAPaymentThatSucceeded(t *testing.T) {
 		if err := f.svc.Receive(ctx, payload, h); err != nil {
 			t.Fatal(err)
 		}
-		a, err := s.GetAttempt(ctx, s.DB, s.DB, c.AttemptID)
+		a, err := s.GetAttempt(ctx, s.DB, c.AttemptID)
 		if err != nil || a.Status != store.AttemptSucceeded || f.status(t) != "paid" {
 			t.Fatalf("after a late failure: attempt %+v (%v), order %s", a, err, f.status(t))
 		}

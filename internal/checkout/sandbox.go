@@ -15,11 +15,11 @@ import (
 // reports whether the caller's browser created the order's result. A
 // foreign attempt answers exactly like a missing one (ErrNotFound).
 func (s *Service) Attempt(ctx context.Context, id string, owns func(string) bool) (Attempt, Order, error) {
-	a, err := s.Store.GetAttempt(ctx, s.Store.DB, s.Store.DB, id)
+	a, err := s.Store.GetAttempt(ctx, s.Store.DB, id)
 	if err != nil {
 		return Attempt{}, Order{}, notFoundAs(err)
 	}
-	o, err := s.Store.GetOrder(ctx, s.Store.DB, s.Store.DB, a.OrderID)
+	o, err := s.Store.GetOrder(ctx, s.Store.DB, a.OrderID)
 	if err != nil {
 		return Attempt{}, Order{}, err
 	}
@@ -43,7 +43,7 @@ func (s *Service) LatestPayment(ctx context.Context, number string, owns func(st
 	if err != nil {
 		return OrderPayment{}, err
 	}
-	a, err := s.Store.LatestAttempt(ctx, s.Store.DB, s.Store.DB, o.ID)
+	a, err := s.Store.LatestAttempt(ctx, s.Store.DB, o.ID)
 	if errors.Is(err, store.ErrNotFound) {
 		return OrderPayment{Order: o}, nil
 	}

@@ -25,7 +25,7 @@ func (f *fixture) addFlow(t *testing.T, country string) string {
 		NormsVersion: "n", NormGroup: "pooled", Scores: "{}", ResultCode: "ENFP-T", CreatedAt: f.now, UpdatedAt: f.now,
 		Email: sql.NullString{String: "b@example.com", Valid: true}, Country: sql.NullString{String: country, Valid: country != ""}}
 	o := store.Order{ID: "order-f", OrderNumber: "SMF", ResultID: r.ID, ExamID: 1807, Status: store.OrderCreated, CreatedAt: f.now, UpdatedAt: f.now}
-	if err := f.s.CreateResultWithOrder(context.Background(), r, o); err != nil {
+	if err := f.s.CreateResultWithOrder(context.Background(), f.s.DB, r, o); err != nil {
 		t.Fatal(err)
 	}
 	return r.ID

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/jmoiron/sqlx"
 
 	"selfmap/internal/i18n"
 	"selfmap/internal/store"
@@ -183,12 +184,19 @@ func hash(parts ...string) string {
 }
 
 // Sync loads the built-in content into the database (see
-// store.SyncBuiltinContent) and reports how many rows changed.
+// store.SyncBuiltinContent) in one transaction, so readers see the old set
+// or the new one, and reports how many rows changed.
 func Sync(ctx context.Context, st *store.Store, now time.Time) (int64, error) {
 	all, err := Load()
 	if err != nil {
 		return 0, err
 	}
 	articles, protocols := Rows(all, now.UTC())
-	return st.SyncBuiltinContent(ctx, articles, protocols)
+	var changed int64
+	err = st.InTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		changed, err = st.SyncBuiltinContent(ctx, tx, articles, protocols)
+		return err
+	})
+	return changed, err
 }

@@ -32,7 +32,7 @@ func TestServiceKeepsTextsToTheirExam(t *testing.T) {
 			{Slug: "privacy", Locale: "en", ExamID: 99, Flag: content.FlagPrivacy, Title: "Privacy", Body: "Privacy.", Version: "2026-01-01",
 				SourceHash: "p", UpdatedAt: now},
 		}
-		if _, err := s.SyncBuiltinContent(ctx, articles, protocols); err != nil {
+		if _, err := s.SyncBuiltinContent(ctx, s.DB, articles, protocols); err != nil {
 			t.Fatal(err)
 		}
 		svc := &content.Service{Store: s}

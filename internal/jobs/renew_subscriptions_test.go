@@ -56,7 +56,7 @@ func TestRenewSubscriptionsRunsThroughTheQueue(t *testing.T) {
 		}()
 		deadline := time.Now().Add(20 * time.Second)
 		for {
-			got, err := s.GetSubscription(ctx, s.DB, s.DB, sub.ID)
+			got, err := s.GetSubscription(ctx, s.DB, sub.ID)
 			if err != nil {
 				t.Fatal(err)
 			}

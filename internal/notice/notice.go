@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+	"github.com/jmoiron/sqlx"
 
 	"selfmap/internal/content"
 	"selfmap/internal/i18n"
@@ -115,9 +116,9 @@ func Load() (map[string][]Shipped, error) {
 	return out, nil
 }
 
-// Sync writes the shipped notices into the database: a new one published
-// on its date, a known one with its texts brought up to date. It answers
-// how many notices it wrote.
+// Sync writes the shipped notices into the database, each with its texts
+// in one transaction: a new one published on its date, a known one with its
+// texts brought up to date. It answers how many notices it wrote.
 func Sync(ctx context.Context, st *store.Store, now time.Time) (int, error) {
 	all, err := Load()
 	if err != nil {
@@ -130,7 +131,11 @@ func Sync(ctx context.Context, st *store.Store, now time.Time) (int, error) {
 			t := all[l.Tag][i]
 			texts = append(texts, store.NoticeText{Locale: l.Tag, Title: t.Title, Body: t.Body})
 		}
-		if _, err := st.SaveNotice(ctx, ids.New(), n.Slug, n.Audience, &pub, texts, now); err != nil {
+		err := st.InTx(ctx, func(tx *sqlx.Tx) error {
+			_, err := st.SaveNotice(ctx, tx, ids.New(), n.Slug, n.Audience, &pub, texts, now)
+			return err
+		})
+		if err != nil {
 			return 0, err
 		}
 	}

@@ -25,7 +25,7 @@ func TestServiceReadersAndReadState(t *testing.T) {
 		}
 		add := func(slug, audience string, at time.Time) string {
 			t.Helper()
-			id, err := s.SaveNotice(ctx, slug+"-id", slug, audience, &at,
+			id, err := s.SaveNotice(ctx, s.DB, slug+"-id", slug, audience, &at,
 				[]store.NoticeText{{Locale: "en", Title: "Title " + slug, Body: "Body of " + slug + "."}}, now)
 			if err != nil {
 				t.Fatal(err)

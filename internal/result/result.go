@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jmoiron/sqlx"
+
 	"selfmap/internal/apperr"
 	"selfmap/internal/exam"
 	"selfmap/internal/geo"
@@ -61,7 +63,7 @@ func (s *Service) Submit(ctx context.Context, body []byte, locale string) (store
 		ID: ids.New(), OrderNumber: ids.OrderNumber(now), ResultID: r.ID, ExamID: r.ExamID,
 		Status: store.OrderCreated, CreatedAt: now, UpdatedAt: now,
 	}
-	if err := s.Store.CreateResultWithOrder(ctx, r, o); err != nil {
+	if err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error { return s.Store.CreateResultWithOrder(ctx, tx, r, o) }); err != nil {
 		return store.Result{}, store.Order{}, err
 	}
 	return r, o, nil
@@ -98,7 +100,9 @@ func (s *Service) SetEmail(ctx context.Context, r store.Result, email string) (s
 			return MsgFrozenEmail, nil
 		}
 	}
-	return "", notFoundAs(s.Store.SetResultEmail(ctx, r.ID, clean, s.Now()))
+	return "", notFoundAs(s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		return s.Store.SetResultEmail(ctx, tx, r.ID, clean, s.Now())
+	}))
 }
 
 // SetOrderEmail is SetEmail for the result of an order, named by its

@@ -27,7 +27,7 @@ func TestLinksExpireAndOnlyTheOwnerWithdrawsThem(t *testing.T) {
 			if token == "other" {
 				result = "r2"
 			}
-			if err := s.AddReportLink(ctx, s.DB, s.DB, result, token, f.now.Add(-age)); err != nil {
+			if err := s.AddReportLink(ctx, s.DB, result, token, f.now.Add(-age)); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -91,7 +91,7 @@ func (s *Service) Send(ctx context.Context, address string, l i18n.Locale) error
 			return err
 		}
 		for _, r := range reports {
-			if err := s.Store.AddReportLink(ctx, s.Store.DB, tx, r.ResultID, r.Token, now); err != nil {
+			if err := s.Store.AddReportLink(ctx, tx, r.ResultID, r.Token, now); err != nil {
 				return err
 			}
 		}

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // CancelLink is a one-time link that cancels the subscriptions of a
@@ -20,9 +18,9 @@ type CancelLink struct {
 	UsedAt    sql.NullTime `db:"used_at"`
 }
 
-// AddCancelLink records a new cancel link token for a mailbox through q.
-func (s *Store) AddCancelLink(ctx context.Context, db Querier, q sqlx.ExecerContext, email, token string, now, expires time.Time) error {
-	if _, err := q.ExecContext(ctx, db.Rebind(`INSERT INTO cancel_links (token_hash, email, created_at, expires_at) VALUES (?, ?, ?, ?)`),
+// AddCancelLink records a new cancel link token for a mailbox.
+func (s *Store) AddCancelLink(ctx context.Context, db Querier, email, token string, now, expires time.Time) error {
+	if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO cancel_links (token_hash, email, created_at, expires_at) VALUES (?, ?, ?, ?)`),
 		HashToken(token), strings.ToLower(strings.TrimSpace(email)), now.UTC(), expires.UTC()); err != nil {
 		return fmt.Errorf("store: add cancel link: %w", err)
 	}

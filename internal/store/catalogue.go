@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // SKU is something that can be bought for an exam.
@@ -205,12 +203,12 @@ func (s *Store) SavePromo(ctx context.Context, db Querier, p Promo) error {
 	return nil
 }
 
-// UsePromo counts one use of a promo code unless its limit is reached, through
-// q (the store, or a transaction); it reports whether the use was counted.
+// UsePromo counts one use of a promo code unless its limit is reached; it
+// reports whether the use was counted.
 // The check and the count are one statement, so two buyers cannot both take
 // the last use.
-func (s *Store) UsePromo(ctx context.Context, db Querier, q sqlx.ExecerContext, code string) (bool, error) {
-	res, err := q.ExecContext(ctx, db.Rebind(`UPDATE promo_codes SET uses = uses + 1
+func (s *Store) UsePromo(ctx context.Context, db Querier, code string) (bool, error) {
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE promo_codes SET uses = uses + 1
 		WHERE code = ? AND (max_uses IS NULL OR uses < max_uses)`), code)
 	if err != nil {
 		return false, fmt.Errorf("store: use promo: %w", err)

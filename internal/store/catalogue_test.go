@@ -49,7 +49,7 @@ func TestPromoLastUseIsTakenOnce(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				ok, err := s.UsePromo(ctx, s.DB, s.DB, "LAST")
+				ok, err := s.UsePromo(ctx, s.DB, "LAST")
 				if err != nil {
 					t.Error(err)
 				}
@@ -76,10 +76,10 @@ func TestMoveOrderIsGuardedByState(t *testing.T) {
 		r := store.Result{ID: "r1", ExamID: 1807, PageCode: "BMBTI", Locale: "en", Answers: "[]", ExamVersion: "v", ItemsVersion: "i",
 			NormsVersion: "n", NormGroup: "pooled", Scores: "{}", ResultCode: "INTJ-A", CreatedAt: now, UpdatedAt: now}
 		o := store.Order{ID: "o1", OrderNumber: "SM1", ResultID: "r1", ExamID: 1807, Status: "created", CreatedAt: now, UpdatedAt: now}
-		if err := s.CreateResultWithOrder(ctx, r, o); err != nil {
+		if err := s.CreateResultWithOrder(ctx, s.DB, r, o); err != nil {
 			t.Fatal(err)
 		}
-		if ok, err := s.MoveOrder(ctx, s.DB, s.DB, "o1", "created", "pending", now); !ok || err != nil {
+		if ok, err := s.MoveOrder(ctx, s.DB, "o1", "created", "pending", now); !ok || err != nil {
 			t.Fatalf("created -> pending: %v %v", ok, err)
 		}
 		var wg sync.WaitGroup
@@ -89,7 +89,7 @@ func TestMoveOrderIsGuardedByState(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				ok, err := s.MoveOrder(ctx, s.DB, s.DB, "o1", "pending", "paid", now)
+				ok, err := s.MoveOrder(ctx, s.DB, "o1", "pending", "paid", now)
 				if err != nil {
 					t.Error(err)
 				}
@@ -127,7 +127,7 @@ func TestReferencePriceIsOnlyAPaidOne(t *testing.T) {
 			r := store.Result{ID: "r" + id, ExamID: 1807, PageCode: "BMBTI", Locale: "en", Answers: "[]", ExamVersion: "v", ItemsVersion: "i",
 				NormsVersion: "n", NormGroup: "pooled", Scores: "{}", ResultCode: "INTJ-A", CreatedAt: at, UpdatedAt: at}
 			o := store.Order{ID: "o" + id, OrderNumber: "SM" + id, ResultID: r.ID, ExamID: 1807, Status: "paid", CreatedAt: at, UpdatedAt: at}
-			if err := s.CreateResultWithOrder(ctx, r, o); err != nil {
+			if err := s.CreateResultWithOrder(ctx, s.DB, r, o); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE orders SET sku_id = 'mbti-report', currency = ?, subtotal = ?, total = ? WHERE id = ?`),

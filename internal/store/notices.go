@@ -143,27 +143,25 @@ func (s *Store) MarkNoticeRead(ctx context.Context, db Querier, userID, noticeID
 
 // SaveNotice writes a notice by its slug with its texts: a new slug is
 // published at publishedAt (a draft when nil); a known one keeps its id and
-// publication time and takes the audience and texts given.
-func (s *Store) SaveNotice(ctx context.Context, id, slug, audience string, publishedAt *time.Time, texts []NoticeText, now time.Time) (string, error) {
+// publication time and takes the audience and texts given. Run it in a
+// transaction: a notice is never seen without its texts.
+func (s *Store) SaveNotice(ctx context.Context, db Querier, id, slug, audience string, publishedAt *time.Time, texts []NoticeText, now time.Time) (string, error) {
 	var pub any
 	if publishedAt != nil {
 		pub = publishedAt.UTC()
 	}
-	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO notices (id, slug, audience, published_at, created_at) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (slug) DO UPDATE SET audience = excluded.audience`), id, slug, audience, pub, now.UTC()); err != nil {
-			return fmt.Errorf("store: save notice: %w", err)
+	if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO notices (id, slug, audience, published_at, created_at) VALUES (?, ?, ?, ?, ?)
+		ON CONFLICT (slug) DO UPDATE SET audience = excluded.audience`), id, slug, audience, pub, now.UTC()); err != nil {
+		return "", fmt.Errorf("store: save notice: %w", err)
+	}
+	if err := db.GetContext(ctx, &id, db.Rebind(`SELECT id FROM notices WHERE slug = ?`), slug); err != nil {
+		return "", fmt.Errorf("store: save notice: %w", err)
+	}
+	for _, t := range texts {
+		if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO notice_texts (notice_id, locale, title, body) VALUES (?, ?, ?, ?)
+			ON CONFLICT (notice_id, locale) DO UPDATE SET title = excluded.title, body = excluded.body`), id, t.Locale, t.Title, t.Body); err != nil {
+			return "", fmt.Errorf("store: save notice text: %w", err)
 		}
-		if err := tx.GetContext(ctx, &id, tx.Rebind(`SELECT id FROM notices WHERE slug = ?`), slug); err != nil {
-			return fmt.Errorf("store: save notice: %w", err)
-		}
-		for _, t := range texts {
-			if _, err := tx.ExecContext(ctx, tx.Rebind(`INSERT INTO notice_texts (notice_id, locale, title, body) VALUES (?, ?, ?, ?)
-				ON CONFLICT (notice_id, locale) DO UPDATE SET title = excluded.title, body = excluded.body`), id, t.Locale, t.Title, t.Body); err != nil {
-				return fmt.Errorf("store: save notice text: %w", err)
-			}
-		}
-		return nil
-	})
-	return id, err
+	}
+	return id, nil
 }

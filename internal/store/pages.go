@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // HelpArticle is one help centre article in one locale.
@@ -41,47 +39,44 @@ const helpColumns = `slug, locale, exam_id, section, sort, title, body, source_h
 const protocolColumns = `slug, locale, exam_id, flag, title, body, version, source_hash, edited_at, updated_at`
 
 // SyncBuiltinContent brings the built-in help articles and legal documents
-// up to date in one transaction: a new row is inserted, a row whose source
-// changed is rewritten unless someone edited it in the back office, and a
-// built-in row no longer shipped is removed. It reports how many rows it
-// wrote or removed.
-func (s *Store) SyncBuiltinContent(ctx context.Context, articles []HelpArticle, protocols []Protocol) (int64, error) {
+// up to date: a new row is inserted, a row whose source changed is
+// rewritten unless someone edited it in the back office, and a built-in row
+// no longer shipped is removed. It reports how many rows it wrote or
+// removed. Run it in a transaction: readers see the old set or the new one,
+// never half of each.
+func (s *Store) SyncBuiltinContent(ctx context.Context, db Querier, articles []HelpArticle, protocols []Protocol) (int64, error) {
 	var changed int64
-	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
-		for _, a := range articles {
-			res, err := tx.NamedExecContext(ctx, `INSERT INTO help_articles (`+helpColumns+`)
-				VALUES (:slug, :locale, :exam_id, :section, :sort, :title, :body, :source_hash, NULL, :updated_at)
-				ON CONFLICT (slug, locale) DO UPDATE SET exam_id = excluded.exam_id, section = excluded.section,
-					sort = excluded.sort, title = excluded.title, body = excluded.body,
-					source_hash = excluded.source_hash, updated_at = excluded.updated_at
-				WHERE help_articles.edited_at IS NULL AND help_articles.source_hash <> excluded.source_hash`, a)
-			if err != nil {
-				return fmt.Errorf("store: sync help article %s/%s: %w", a.Slug, a.Locale, err)
-			}
-			changed += rowsAffected(res)
-		}
-		for _, p := range protocols {
-			res, err := tx.NamedExecContext(ctx, `INSERT INTO protocols (`+protocolColumns+`)
-				VALUES (:slug, :locale, :exam_id, :flag, :title, :body, :version, :source_hash, NULL, :updated_at)
-				ON CONFLICT (slug, locale) DO UPDATE SET exam_id = excluded.exam_id, flag = excluded.flag,
-					title = excluded.title, body = excluded.body, version = excluded.version,
-					source_hash = excluded.source_hash, updated_at = excluded.updated_at
-				WHERE protocols.edited_at IS NULL AND protocols.source_hash <> excluded.source_hash`, p)
-			if err != nil {
-				return fmt.Errorf("store: sync protocol %s/%s: %w", p.Slug, p.Locale, err)
-			}
-			changed += rowsAffected(res)
-		}
-		n, err := removeStale(ctx, tx, "help_articles", keysOf(articles, func(a HelpArticle) [2]string { return [2]string{a.Slug, a.Locale} }))
+	for _, a := range articles {
+		res, err := db.NamedExecContext(ctx, `INSERT INTO help_articles (`+helpColumns+`)
+			VALUES (:slug, :locale, :exam_id, :section, :sort, :title, :body, :source_hash, NULL, :updated_at)
+			ON CONFLICT (slug, locale) DO UPDATE SET exam_id = excluded.exam_id, section = excluded.section,
+				sort = excluded.sort, title = excluded.title, body = excluded.body,
+				source_hash = excluded.source_hash, updated_at = excluded.updated_at
+			WHERE help_articles.edited_at IS NULL AND help_articles.source_hash <> excluded.source_hash`, a)
 		if err != nil {
-			return err
+			return changed, fmt.Errorf("store: sync help article %s/%s: %w", a.Slug, a.Locale, err)
 		}
-		changed += n
-		n, err = removeStale(ctx, tx, "protocols", keysOf(protocols, func(p Protocol) [2]string { return [2]string{p.Slug, p.Locale} }))
-		changed += n
-		return err
-	})
-	return changed, err
+		changed += rowsAffected(res)
+	}
+	for _, p := range protocols {
+		res, err := db.NamedExecContext(ctx, `INSERT INTO protocols (`+protocolColumns+`)
+			VALUES (:slug, :locale, :exam_id, :flag, :title, :body, :version, :source_hash, NULL, :updated_at)
+			ON CONFLICT (slug, locale) DO UPDATE SET exam_id = excluded.exam_id, flag = excluded.flag,
+				title = excluded.title, body = excluded.body, version = excluded.version,
+				source_hash = excluded.source_hash, updated_at = excluded.updated_at
+			WHERE protocols.edited_at IS NULL AND protocols.source_hash <> excluded.source_hash`, p)
+		if err != nil {
+			return changed, fmt.Errorf("store: sync protocol %s/%s: %w", p.Slug, p.Locale, err)
+		}
+		changed += rowsAffected(res)
+	}
+	n, err := removeStale(ctx, db, "help_articles", keysOf(articles, func(a HelpArticle) [2]string { return [2]string{a.Slug, a.Locale} }))
+	changed += n
+	if err != nil {
+		return changed, err
+	}
+	n, err = removeStale(ctx, db, "protocols", keysOf(protocols, func(p Protocol) [2]string { return [2]string{p.Slug, p.Locale} }))
+	return changed + n, err
 }
 
 func keysOf[T any](rows []T, key func(T) [2]string) map[[2]string]bool {
@@ -95,12 +90,12 @@ func keysOf[T any](rows []T, key func(T) [2]string) map[[2]string]bool {
 // removeStale deletes the built-in rows of table (never edited ones) whose
 // slug and locale are not in keep. The table name is one of ours, never
 // input.
-func removeStale(ctx context.Context, tx *sqlx.Tx, table string, keep map[[2]string]bool) (int64, error) {
+func removeStale(ctx context.Context, db Querier, table string, keep map[[2]string]bool) (int64, error) {
 	var rows []struct {
 		Slug   string `db:"slug"`
 		Locale string `db:"locale"`
 	}
-	if err := tx.SelectContext(ctx, &rows, `SELECT slug, locale FROM `+table+` WHERE edited_at IS NULL`); err != nil {
+	if err := db.SelectContext(ctx, &rows, `SELECT slug, locale FROM `+table+` WHERE edited_at IS NULL`); err != nil {
 		return 0, fmt.Errorf("store: list %s: %w", table, err)
 	}
 	var n int64
@@ -108,7 +103,7 @@ func removeStale(ctx context.Context, tx *sqlx.Tx, table string, keep map[[2]str
 		if keep[[2]string{r.Slug, r.Locale}] {
 			continue
 		}
-		res, err := tx.ExecContext(ctx, tx.Rebind(`DELETE FROM `+table+` WHERE slug = ? AND locale = ? AND edited_at IS NULL`), r.Slug, r.Locale)
+		res, err := db.ExecContext(ctx, db.Rebind(`DELETE FROM `+table+` WHERE slug = ? AND locale = ? AND edited_at IS NULL`), r.Slug, r.Locale)
 		if err != nil {
 			return n, fmt.Errorf("store: remove stale %s %s/%s: %w", table, r.Slug, r.Locale, err)
 		}

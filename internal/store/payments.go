@@ -92,60 +92,57 @@ var ErrPromoTaken = errors.New("store: promo code has no use left")
 
 // StartPayment prices an order, moves it to pending from one of the states
 // given, marks the order's other open attempts superseded (which gives back
-// the promo uses they held) and records a new attempt, in one transaction.
-// An attempt with a promo code holds one of its uses, or the whole start
-// fails with ErrPromoTaken. It reports false when the order was not in one
-// of those states (another click won), and the provider references of the
-// attempts it superseded, to cancel them there.
+// the promo uses they held) and records a new attempt. An attempt with a
+// promo code holds one of its uses, or the whole start fails with
+// ErrPromoTaken. It reports false when the order was not in one of those
+// states (another click won), and the provider references of the attempts
+// it superseded, to cancel them there. Run it in a transaction, and roll
+// it back on any error: a start is recorded whole or not at all, and the
+// promo code stays locked until it ends.
 func (s *Store) StartPayment(ctx context.Context, db Querier, o PricedOrder, from []OrderStatus, a Attempt) (bool, []string, error) {
-	started := false
-	var superseded []string
 	states := make([]string, len(from))
 	for i, st := range from {
 		states[i] = string(st)
 	}
-	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
-		query, args, err := sqlx.In(`UPDATE orders SET status = ?, sku_id = ?, currency = ?, subtotal = ?, discount = ?, tax = ?,
-			total = ?, promo_code = ?, email = ?, country = ?, updated_at = ? WHERE id = ? AND status IN (?)`,
-			string(OrderPending), o.SKUID, o.Currency, o.Subtotal, o.Discount, o.Tax, o.Total, o.Promo, o.Email, o.Country, a.CreatedAt, o.ID, states)
+	query, args, err := sqlx.In(`UPDATE orders SET status = ?, sku_id = ?, currency = ?, subtotal = ?, discount = ?, tax = ?,
+		total = ?, promo_code = ?, email = ?, country = ?, updated_at = ? WHERE id = ? AND status IN (?)`,
+		string(OrderPending), o.SKUID, o.Currency, o.Subtotal, o.Discount, o.Tax, o.Total, o.Promo, o.Email, o.Country, a.CreatedAt, o.ID, states)
+	if err != nil {
+		return false, nil, fmt.Errorf("store: start payment: %w", err)
+	}
+	res, err := db.ExecContext(ctx, db.Rebind(query), args...)
+	if err != nil {
+		return false, nil, fmt.Errorf("store: start payment: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil, nil
+	}
+	// Every earlier payment is closed at the provider: open ones, and
+	// failed ones a provider may keep open for another card (Stripe).
+	var superseded []string
+	if err := db.SelectContext(ctx, &superseded, db.Rebind(`SELECT provider_ref FROM payment_attempts
+		WHERE order_id = ? AND id <> ? AND status IN (?, ?) AND provider_ref IS NOT NULL`), o.ID, a.ID, AttemptStarted, AttemptFailed); err != nil {
+		return false, nil, fmt.Errorf("store: open attempts: %w", err)
+	}
+	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE payment_attempts SET status = ?, updated_at = ? WHERE order_id = ? AND id <> ? AND status = ?`),
+		AttemptSuperseded, a.CreatedAt, o.ID, a.ID, AttemptStarted); err != nil {
+		return false, nil, fmt.Errorf("store: supersede attempts: %w", err)
+	}
+	if a.PromoCode.Valid {
+		_, left, err := s.PromoLeft(ctx, db, a.PromoCode.String, a.ID, a.CreatedAt)
 		if err != nil {
-			return err
+			return false, nil, err
 		}
-		res, err := tx.ExecContext(ctx, tx.Rebind(query), args...)
-		if err != nil {
-			return fmt.Errorf("store: start payment: %w", err)
+		if !left {
+			return false, nil, ErrPromoTaken
 		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil
-		}
-		// Every earlier payment is closed at the provider: open ones, and
-		// failed ones a provider may keep open for another card (Stripe).
-		if err := tx.SelectContext(ctx, &superseded, tx.Rebind(`SELECT provider_ref FROM payment_attempts
-			WHERE order_id = ? AND id <> ? AND status IN (?, ?) AND provider_ref IS NOT NULL`), o.ID, a.ID, AttemptStarted, AttemptFailed); err != nil {
-			return fmt.Errorf("store: open attempts: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE payment_attempts SET status = ?, updated_at = ? WHERE order_id = ? AND id <> ? AND status = ?`),
-			AttemptSuperseded, a.CreatedAt, o.ID, a.ID, AttemptStarted); err != nil {
-			return fmt.Errorf("store: supersede attempts: %w", err)
-		}
-		if a.PromoCode.Valid {
-			_, left, err := s.PromoLeft(ctx, tx, a.PromoCode.String, a.ID, a.CreatedAt)
-			if err != nil {
-				return err
-			}
-			if !left {
-				return ErrPromoTaken
-			}
-		}
-		if _, err := tx.NamedExecContext(ctx, `INSERT INTO payment_attempts (`+attemptColumns+`) VALUES (:id, :order_id, :provider,
-			:provider_ref, :client_secret, :status, :amount, :currency, :card_brand, :card_last4, :failure_code, :created_at, :updated_at,
-			:promo_code, :hold_until)`, a); err != nil {
-			return fmt.Errorf("store: insert attempt: %w", err)
-		}
-		started = true
-		return nil
-	})
-	return started, superseded, err
+	}
+	if _, err := db.NamedExecContext(ctx, `INSERT INTO payment_attempts (`+attemptColumns+`) VALUES (:id, :order_id, :provider,
+		:provider_ref, :client_secret, :status, :amount, :currency, :card_brand, :card_last4, :failure_code, :created_at, :updated_at,
+		:promo_code, :hold_until)`, a); err != nil {
+		return false, nil, fmt.Errorf("store: insert attempt: %w", err)
+	}
+	return true, superseded, nil
 }
 
 // PromoLeft reads a promo code in tx and reports whether it has a use that
@@ -198,23 +195,23 @@ func (s *Store) LockAttempt(ctx context.Context, db Querier, id string) (Attempt
 	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE payment_attempts SET updated_at = updated_at WHERE id = ?`), id); err != nil {
 		return Attempt{}, fmt.Errorf("store: lock attempt: %w", err)
 	}
-	return s.GetAttempt(ctx, db, db, id)
+	return s.GetAttempt(ctx, db, id)
 }
 
 // GetAttempt reads an attempt.
-func (s *Store) GetAttempt(ctx context.Context, db Querier, q sqlx.QueryerContext, id string) (Attempt, error) {
+func (s *Store) GetAttempt(ctx context.Context, db Querier, id string) (Attempt, error) {
 	var a Attempt
-	err := sqlx.GetContext(ctx, q, &a, db.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE id = ?`), id)
+	err := db.GetContext(ctx, &a, db.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE id = ?`), id)
 	if err != nil {
 		return Attempt{}, notFound("get attempt", err)
 	}
 	return a, nil
 }
 
-// LatestAttempt reads the newest attempt of an order, through q.
-func (s *Store) LatestAttempt(ctx context.Context, db Querier, q sqlx.QueryerContext, orderID string) (Attempt, error) {
+// LatestAttempt reads the newest attempt of an order.
+func (s *Store) LatestAttempt(ctx context.Context, db Querier, orderID string) (Attempt, error) {
 	var a Attempt
-	err := sqlx.GetContext(ctx, q, &a, db.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE order_id = ?
+	err := db.GetContext(ctx, &a, db.Rebind(`SELECT `+attemptColumns+` FROM payment_attempts WHERE order_id = ?
 		ORDER BY created_at DESC, id DESC LIMIT 1`), orderID)
 	if err != nil {
 		return Attempt{}, notFound("latest attempt", err)
@@ -312,9 +309,9 @@ func (s *Store) InsertConversion(ctx context.Context, db Querier, c Conversion) 
 }
 
 // GetOrder reads an order by id.
-func (s *Store) GetOrder(ctx context.Context, db Querier, q sqlx.QueryerContext, id string) (Order, error) {
+func (s *Store) GetOrder(ctx context.Context, db Querier, id string) (Order, error) {
 	var o Order
-	err := sqlx.GetContext(ctx, q, &o, db.Rebind(`SELECT `+orderColumns+` FROM orders WHERE id = ?`), id)
+	err := db.GetContext(ctx, &o, db.Rebind(`SELECT `+orderColumns+` FROM orders WHERE id = ?`), id)
 	if err != nil {
 		return Order{}, notFound("get order", err)
 	}

@@ -40,7 +40,11 @@ func TestPromoLastUseIsHeldOnce(t *testing.T) {
 					Subtotal: 999, Discount: 100, Total: 899, Promo: sql.NullString{String: "LAST", Valid: true}}
 				a := store.Attempt{ID: fmt.Sprintf("a%d", i), OrderID: o.ID, Provider: "sandbox", Status: store.AttemptStarted, Amount: 899,
 					Currency: "USD", CreatedAt: now, UpdatedAt: now, PromoCode: o.Promo, HoldUntil: sql.NullTime{Time: hold, Valid: true}}
-				started[i], _, results[i] = s.StartPayment(ctx, s.DB, o, []store.OrderStatus{store.OrderCreated}, a)
+				results[i] = s.InTx(ctx, func(tx *sqlx.Tx) error {
+					var err error
+					started[i], _, err = s.StartPayment(ctx, tx, o, []store.OrderStatus{store.OrderCreated}, a)
+					return err
+				})
 			}()
 		}
 		wg.Wait()
@@ -135,7 +139,7 @@ func TestMigration0020RepairsPayments(t *testing.T) {
 			"declined":   {store.AttemptFailed, ""},
 			"open":       {store.AttemptStarted, "HALF"},
 		} {
-			a, err := s.GetAttempt(ctx, s.DB, s.DB, id)
+			a, err := s.GetAttempt(ctx, s.DB, id)
 			if err != nil || a.Status != want[0] || a.PromoCode.String != want[1] || a.HoldUntil.Valid || (id == "downgraded" && a.FailureCode.Valid) {
 				t.Errorf("%s after the migration: %+v (%v); want %s with code %q and no hold", id, a, err, want[0], want[1])
 			}

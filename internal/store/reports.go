@@ -9,8 +9,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // HashToken is how a report link's token is kept: its SHA-256, so the
@@ -20,10 +18,9 @@ func HashToken(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// AddReportLink records a new link token of a result's report, through q
-// (the store or a transaction).
-func (s *Store) AddReportLink(ctx context.Context, db Querier, q sqlx.ExecerContext, resultID, token string, now time.Time) error {
-	if _, err := q.ExecContext(ctx, db.Rebind(`INSERT INTO report_links (token_hash, result_id, created_at) VALUES (?, ?, ?)`),
+// AddReportLink records a new link token of a result's report.
+func (s *Store) AddReportLink(ctx context.Context, db Querier, resultID, token string, now time.Time) error {
+	if _, err := db.ExecContext(ctx, db.Rebind(`INSERT INTO report_links (token_hash, result_id, created_at) VALUES (?, ?, ?)`),
 		HashToken(token), resultID, now.UTC()); err != nil {
 		return fmt.Errorf("store: add report link: %w", err)
 	}
@@ -101,10 +98,10 @@ func (s *Store) SaveReportPDF(ctx context.Context, db Querier, p ReportPDF) erro
 	return nil
 }
 
-// DropReportPDFs forgets a result's PDFs, through q, when what the report
-// shows changed (a pack was bought): the next download prints it again.
-func (s *Store) DropReportPDFs(ctx context.Context, db Querier, q sqlx.ExecerContext, resultID string) error {
-	if _, err := q.ExecContext(ctx, db.Rebind(`DELETE FROM report_pdfs WHERE result_id = ?`), resultID); err != nil {
+// DropReportPDFs forgets a result's PDFs when what the report shows
+// changed (a pack was bought): the next download prints it again.
+func (s *Store) DropReportPDFs(ctx context.Context, db Querier, resultID string) error {
+	if _, err := db.ExecContext(ctx, db.Rebind(`DELETE FROM report_pdfs WHERE result_id = ?`), resultID); err != nil {
 		return fmt.Errorf("store: drop report pdfs: %w", err)
 	}
 	return nil

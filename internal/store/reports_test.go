@@ -18,10 +18,10 @@ func TestReportLinksAndPDFs(t *testing.T) {
 		now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 		r := store.Result{ID: "result-1", ExamID: 1807, PageCode: "BMBTI", Locale: "en", Answers: "[]", ExamVersion: "v", ItemsVersion: "i",
 			NormsVersion: "n", NormGroup: "pooled", Scores: "{}", ResultCode: "INTJ-A", CreatedAt: now, UpdatedAt: now}
-		if err := s.CreateResultWithOrder(ctx, r, store.Order{ID: "o1", OrderNumber: "SM1", ResultID: r.ID, ExamID: 1807, Status: "created", CreatedAt: now, UpdatedAt: now}); err != nil {
+		if err := s.CreateResultWithOrder(ctx, s.DB, r, store.Order{ID: "o1", OrderNumber: "SM1", ResultID: r.ID, ExamID: 1807, Status: "created", CreatedAt: now, UpdatedAt: now}); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.AddReportLink(ctx, s.DB, s.DB, r.ID, "secret-token", now); err != nil {
+		if err := s.AddReportLink(ctx, s.DB, r.ID, "secret-token", now); err != nil {
 			t.Fatal(err)
 		}
 		got, err := s.ResultForToken(ctx, s.DB, "secret-token")

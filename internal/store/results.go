@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
-
-	"github.com/jmoiron/sqlx"
 )
 
 // Result is a stored, scored answer set.
@@ -74,60 +72,50 @@ const (
 const resultColumns = `id, exam_id, page_code, locale, answers, exam_version, items_version, norms_version, norm_group,
 	scores, result_code, duration_seconds, email, first_name, last_name, birth_year, gender, country, created_at, updated_at`
 
-// CreateResultWithOrder stores a result and the unpaid order it opens, in
-// one transaction.
-func (s *Store) CreateResultWithOrder(ctx context.Context, r Result, o Order) error {
-	return s.InTx(ctx, func(tx *sqlx.Tx) error {
-		if _, err := tx.NamedExecContext(ctx, `INSERT INTO results (`+resultColumns+`) VALUES (:id, :exam_id, :page_code, :locale,
-			:answers, :exam_version, :items_version, :norms_version, :norm_group, :scores, :result_code, :duration_seconds, :email,
-			:first_name, :last_name, :birth_year, :gender, :country, :created_at, :updated_at)`, r); err != nil {
-			return fmt.Errorf("store: insert result: %w", err)
-		}
-		if o.Kind == "" {
-			o.Kind = OrderReport
-		}
-		if _, err := tx.NamedExecContext(ctx, `INSERT INTO orders (id, order_number, result_id, exam_id, kind, status, email, created_at, updated_at)
-			VALUES (:id, :order_number, :result_id, :exam_id, :kind, :status, :email, :created_at, :updated_at)`, o); err != nil {
-			return fmt.Errorf("store: insert order: %w", err)
-		}
-		return nil
-	})
+// CreateResultWithOrder stores a result and the unpaid order it opens. Run
+// it in a transaction: a result never stands without its order.
+func (s *Store) CreateResultWithOrder(ctx context.Context, db Querier, r Result, o Order) error {
+	if _, err := db.NamedExecContext(ctx, `INSERT INTO results (`+resultColumns+`) VALUES (:id, :exam_id, :page_code, :locale,
+		:answers, :exam_version, :items_version, :norms_version, :norm_group, :scores, :result_code, :duration_seconds, :email,
+		:first_name, :last_name, :birth_year, :gender, :country, :created_at, :updated_at)`, r); err != nil {
+		return fmt.Errorf("store: insert result: %w", err)
+	}
+	if o.Kind == "" {
+		o.Kind = OrderReport
+	}
+	if _, err := db.NamedExecContext(ctx, `INSERT INTO orders (id, order_number, result_id, exam_id, kind, status, email, created_at, updated_at)
+		VALUES (:id, :order_number, :result_id, :exam_id, :kind, :status, :email, :created_at, :updated_at)`, o); err != nil {
+		return fmt.Errorf("store: insert order: %w", err)
+	}
+	return nil
 }
 
 // GetResult reads a result by id.
 func (s *Store) GetResult(ctx context.Context, db Querier, id string) (Result, error) {
-	return s.GetResultIn(ctx, db, db, id)
-}
-
-// GetResultIn reads a result through q: inside a transaction, use the
-// transaction, never a second connection (on SQLite that could wait for the
-// very lock the transaction holds).
-func (s *Store) GetResultIn(ctx context.Context, db Querier, q sqlx.QueryerContext, id string) (Result, error) {
 	var r Result
-	if err := sqlx.GetContext(ctx, q, &r, db.Rebind(`SELECT `+resultColumns+` FROM results WHERE id = ?`), id); err != nil {
+	if err := db.GetContext(ctx, &r, db.Rebind(`SELECT `+resultColumns+` FROM results WHERE id = ?`), id); err != nil {
 		return Result{}, notFound("get result", err)
 	}
 	return r, nil
 }
 
 // SetResultEmail records the e-mail address of a result and of its orders
-// not yet paid.
-func (s *Store) SetResultEmail(ctx context.Context, id, email string, now time.Time) error {
-	return s.InTx(ctx, func(tx *sqlx.Tx) error {
-		res, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE results SET email = ?, updated_at = ? WHERE id = ?`), email, now.UTC(), id)
-		if err != nil {
-			return fmt.Errorf("store: set result email: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return ErrNotFound
-		}
-		// An order paid for keeps the address its receipt went to.
-		if _, err := tx.ExecContext(ctx, tx.Rebind(`UPDATE orders SET email = ?, updated_at = ? WHERE result_id = ?
-			AND status NOT IN ('paid', 'refunded')`), email, now.UTC(), id); err != nil {
-			return fmt.Errorf("store: set order email: %w", err)
-		}
-		return nil
-	})
+// not yet paid. Run it in a transaction: the orders never keep an address
+// their result has left.
+func (s *Store) SetResultEmail(ctx context.Context, db Querier, id, email string, now time.Time) error {
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE results SET email = ?, updated_at = ? WHERE id = ?`), email, now.UTC(), id)
+	if err != nil {
+		return fmt.Errorf("store: set result email: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	// An order paid for keeps the address its receipt went to.
+	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE orders SET email = ?, updated_at = ? WHERE result_id = ?
+		AND status NOT IN ('paid', 'refunded')`), email, now.UTC(), id); err != nil {
+		return fmt.Errorf("store: set order email: %w", err)
+	}
+	return nil
 }
 
 // Details are the personal details a test-taker gives after the test.
@@ -212,11 +200,10 @@ func (s *Store) PackOrders(ctx context.Context, db Querier, resultID string) ([]
 }
 
 // MoveOrder changes an order's status from one state to another, and only
-// from that state, through q (the store, or a transaction): of two
-// concurrent moves, one wins and the other reports false. Callers check that
-// the move is allowed (order.CanMove).
-func (s *Store) MoveOrder(ctx context.Context, db Querier, q sqlx.ExecerContext, id, from, to string, now time.Time) (bool, error) {
-	res, err := q.ExecContext(ctx, db.Rebind(`UPDATE orders SET status = ?, updated_at = ? WHERE id = ? AND status = ?`),
+// from that state: of two concurrent moves, one wins and the other reports
+// false. Callers check that the move is allowed (order.CanMove).
+func (s *Store) MoveOrder(ctx context.Context, db Querier, id, from, to string, now time.Time) (bool, error) {
+	res, err := db.ExecContext(ctx, db.Rebind(`UPDATE orders SET status = ?, updated_at = ? WHERE id = ? AND status = ?`),
 		to, now.UTC(), id, from)
 	if err != nil {
 		return false, fmt.Errorf("store: move order %s %s->%s: %w", id, from, to, err)

@@ -20,7 +20,7 @@ func addResult(t *testing.T, s *store.Store, id string, at time.Time, country st
 		r.Country = store.NullStr{String: country, Valid: true}
 	}
 	o := store.Order{ID: "o-" + id, OrderNumber: "N-" + id, ResultID: id, ExamID: 1807, Status: store.OrderCreated, CreatedAt: at, UpdatedAt: at}
-	if err := s.CreateResultWithOrder(context.Background(), r, o); err != nil {
+	if err := s.CreateResultWithOrder(context.Background(), s.DB, r, o); err != nil {
 		t.Fatal(err)
 	}
 	if country != "" {

@@ -56,9 +56,9 @@ func (s *Store) StripePriceByKey(ctx context.Context, db Querier, key string) (S
 }
 
 // StripePriceByID reads the plan price a Stripe Price was made for.
-func (s *Store) StripePriceByID(ctx context.Context, db Querier, q sqlx.QueryerContext, priceID string) (StripePrice, error) {
+func (s *Store) StripePriceByID(ctx context.Context, db Querier, priceID string) (StripePrice, error) {
 	var p StripePrice
-	err := sqlx.GetContext(ctx, q, &p, db.Rebind(`SELECT lookup_key, stripe_price_id, plan_id, country, kind, created_at
+	err := db.GetContext(ctx, &p, db.Rebind(`SELECT lookup_key, stripe_price_id, plan_id, country, kind, created_at
 		FROM stripe_prices WHERE stripe_price_id = ?`), priceID)
 	if err != nil {
 		return StripePrice{}, notFound("stripe price by id", err)
@@ -95,9 +95,9 @@ func (s *Store) InsertSubscription(ctx context.Context, db Querier, sub Subscrip
 
 // SubscriptionByProviderRef reads the subscription a provider's
 // subscription id belongs to.
-func (s *Store) SubscriptionByProviderRef(ctx context.Context, db Querier, q sqlx.QueryerContext, provider, ref string) (Subscription, error) {
+func (s *Store) SubscriptionByProviderRef(ctx context.Context, db Querier, provider, ref string) (Subscription, error) {
 	var sub Subscription
-	err := sqlx.GetContext(ctx, q, &sub, db.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions
+	err := db.GetContext(ctx, &sub, db.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions
 		WHERE provider = ? AND provider_ref = ?`), provider, ref)
 	if err != nil {
 		return Subscription{}, notFound("subscription by provider ref", err)
@@ -107,9 +107,9 @@ func (s *Store) SubscriptionByProviderRef(ctx context.Context, db Querier, q sql
 
 // SubscriptionSyncedAt reads when the newest provider event applied to a
 // subscription was created (not valid: none yet).
-func (s *Store) SubscriptionSyncedAt(ctx context.Context, db Querier, q sqlx.QueryerContext, id string) (sql.NullTime, error) {
+func (s *Store) SubscriptionSyncedAt(ctx context.Context, db Querier, id string) (sql.NullTime, error) {
 	var at sql.NullTime
-	err := sqlx.GetContext(ctx, q, &at, db.Rebind(`SELECT provider_synced_at FROM subscriptions WHERE id = ?`), id)
+	err := db.GetContext(ctx, &at, db.Rebind(`SELECT provider_synced_at FROM subscriptions WHERE id = ?`), id)
 	if err != nil {
 		return sql.NullTime{}, notFound("subscription synced at", err)
 	}
@@ -169,10 +169,10 @@ func (s *Store) RecordProviderInvoice(ctx context.Context, db Querier, inv Invoi
 	return utcInvoice(out), true, nil
 }
 
-// LatestInvoice reads a subscription's newest invoice through q.
-func (s *Store) LatestInvoice(ctx context.Context, db Querier, q sqlx.QueryerContext, subscriptionID string) (Invoice, error) {
+// LatestInvoice reads a subscription's newest invoice.
+func (s *Store) LatestInvoice(ctx context.Context, db Querier, subscriptionID string) (Invoice, error) {
 	var inv Invoice
-	err := sqlx.GetContext(ctx, q, &inv, db.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices
+	err := db.GetContext(ctx, &inv, db.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices
 		WHERE subscription_id = ? ORDER BY period_start DESC, created_at DESC LIMIT 1`), subscriptionID)
 	if err != nil {
 		return Invoice{}, notFound("latest invoice", err)

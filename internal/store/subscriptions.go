@@ -193,36 +193,32 @@ func utcInvoice(inv Invoice) Invoice {
 	return inv
 }
 
-// StartSubscription records a new subscription and its first invoice in
-// one transaction. It reports false, and records nothing, when the customer
-// already has a live subscription (a double submit).
+// StartSubscription records a new subscription and its first invoice. It
+// reports false, and records nothing, when the customer already has a live
+// subscription (a double submit). Run it in a transaction: a subscription
+// never stands without its first invoice.
 func (s *Store) StartSubscription(ctx context.Context, db Querier, sub Subscription, inv Invoice) (bool, error) {
 	sub, inv = utcSubscription(sub), utcInvoice(inv)
-	started := false
-	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
-		res, err := tx.NamedExecContext(ctx, `INSERT INTO subscriptions (`+subscriptionColumns+`) VALUES (:id, :customer_id, :email,
-			:locale, :country, :plan_id, :status, :price, :currency, :current_period_start, :current_period_end, :trial_end,
-			:cancel_at_period_end, :canceled_at, :ended_at, :provider, :provider_ref, :payment_method_ref, :card_brand, :card_last4,
-			:version, :created_at, :updated_at) ON CONFLICT DO NOTHING`, sub)
-		if err != nil {
-			return fmt.Errorf("store: insert subscription: %w", err)
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			return nil
-		}
-		if _, err := s.InsertInvoice(ctx, tx, inv); err != nil {
-			return err
-		}
-		started = true
-		return nil
-	})
-	return started, err
+	res, err := db.NamedExecContext(ctx, `INSERT INTO subscriptions (`+subscriptionColumns+`) VALUES (:id, :customer_id, :email,
+		:locale, :country, :plan_id, :status, :price, :currency, :current_period_start, :current_period_end, :trial_end,
+		:cancel_at_period_end, :canceled_at, :ended_at, :provider, :provider_ref, :payment_method_ref, :card_brand, :card_last4,
+		:version, :created_at, :updated_at) ON CONFLICT DO NOTHING`, sub)
+	if err != nil {
+		return false, fmt.Errorf("store: insert subscription: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return false, nil
+	}
+	if _, err := s.InsertInvoice(ctx, db, inv); err != nil {
+		return false, err
+	}
+	return true, nil
 }
 
-// GetSubscription reads a subscription through q.
-func (s *Store) GetSubscription(ctx context.Context, db Querier, q sqlx.QueryerContext, id string) (Subscription, error) {
+// GetSubscription reads a subscription.
+func (s *Store) GetSubscription(ctx context.Context, db Querier, id string) (Subscription, error) {
 	var sub Subscription
-	err := sqlx.GetContext(ctx, q, &sub, db.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions WHERE id = ?`), id)
+	err := db.GetContext(ctx, &sub, db.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions WHERE id = ?`), id)
 	if err != nil {
 		return Subscription{}, notFound("get subscription", err)
 	}
@@ -306,10 +302,10 @@ func (s *Store) InsertInvoice(ctx context.Context, db Querier, inv Invoice) (boo
 	return n == 1, err
 }
 
-// GetInvoice reads an invoice through q.
-func (s *Store) GetInvoice(ctx context.Context, db Querier, q sqlx.QueryerContext, id string) (Invoice, error) {
+// GetInvoice reads an invoice.
+func (s *Store) GetInvoice(ctx context.Context, db Querier, id string) (Invoice, error) {
 	var inv Invoice
-	err := sqlx.GetContext(ctx, q, &inv, db.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices WHERE id = ?`), id)
+	err := db.GetContext(ctx, &inv, db.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices WHERE id = ?`), id)
 	if err != nil {
 		return Invoice{}, notFound("get invoice", err)
 	}
@@ -330,9 +326,9 @@ func (s *Store) SubscriptionInvoices(ctx context.Context, db Querier, subscripti
 }
 
 // OpenInvoice reads a subscription's pending invoice; there is at most one.
-func (s *Store) OpenInvoice(ctx context.Context, db Querier, q sqlx.QueryerContext, subscriptionID string) (Invoice, error) {
+func (s *Store) OpenInvoice(ctx context.Context, db Querier, subscriptionID string) (Invoice, error) {
 	var inv Invoice
-	err := sqlx.GetContext(ctx, q, &inv, db.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices
+	err := db.GetContext(ctx, &inv, db.Rebind(`SELECT `+invoiceColumns+` FROM subscription_invoices
 		WHERE subscription_id = ? AND status = ?`), subscriptionID, InvoicePending)
 	if err != nil {
 		return Invoice{}, notFound("open invoice", err)

@@ -118,19 +118,10 @@ func (s *Store) MarkUserVerified(ctx context.Context, db Querier, id string, now
 }
 
 // SetPassword replaces the password hash and ends every session of the
-// account by moving its generation on; it returns the new generation.
+// account by moving its generation on; it returns the new generation. Run it
+// in a transaction: the generation it reads back must be the one its update
+// wrote, not a later one.
 func (s *Store) SetPassword(ctx context.Context, db Querier, id, hash string, now time.Time) (int64, error) {
-	var gen int64
-	err := s.InTx(ctx, func(tx *sqlx.Tx) error {
-		var err error
-		gen, err = s.SetPasswordTx(ctx, tx, id, hash, now)
-		return err
-	})
-	return gen, err
-}
-
-// SetPasswordTx is SetPassword inside tx.
-func (s *Store) SetPasswordTx(ctx context.Context, db Querier, id, hash string, now time.Time) (int64, error) {
 	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE users SET password_hash = ?, session_gen = session_gen + 1, updated_at = ? WHERE id = ?`),
 		hash, now.UTC(), id); err != nil {
 		return 0, fmt.Errorf("store: set password: %w", err)
@@ -254,10 +245,10 @@ func (s *Store) UseEmailCode(ctx context.Context, db Querier, id string, now tim
 	return n == 1, err
 }
 
-// InsertEmailCodeTx stores a new code in tx, beside the mail that carries
-// it, and retires the address's earlier codes for the purpose: only the
-// newest code works.
-func (s *Store) InsertEmailCodeTx(ctx context.Context, db Querier, c EmailCode, now time.Time) error {
+// ReplaceEmailCode stores a new code and retires the address's earlier codes
+// for the purpose: only the newest code works. Run it in the transaction
+// that queues the mail carrying the code.
+func (s *Store) ReplaceEmailCode(ctx context.Context, db Querier, c EmailCode, now time.Time) error {
 	c.Email = strings.ToLower(c.Email)
 	if _, err := db.ExecContext(ctx, db.Rebind(`UPDATE email_codes SET used_at = ? WHERE email = ? AND purpose = ? AND used_at IS NULL`),
 		now.UTC(), c.Email, c.Purpose); err != nil {
@@ -282,21 +273,20 @@ func (s *Store) ClaimByEmail(ctx context.Context, db Querier, userID, email stri
 }
 
 // ClaimResults joins to the account the results this browser made, when no
-// account holds them yet.
+// account holds them yet, and their orders. Run it in a transaction: the
+// orders follow the results they belong to.
 func (s *Store) ClaimResults(ctx context.Context, db Querier, userID string, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	return s.InTx(ctx, func(tx *sqlx.Tx) error {
-		q, args, err := sqlx.In(`UPDATE results SET user_id = ? WHERE user_id IS NULL AND id IN (?)`, userID, ids)
-		if err != nil {
-			return fmt.Errorf("store: claim own results: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, tx.Rebind(q), args...); err != nil {
-			return fmt.Errorf("store: claim own results: %w", err)
-		}
-		return s.claimOrders(ctx, tx, userID, "")
-	})
+	q, args, err := sqlx.In(`UPDATE results SET user_id = ? WHERE user_id IS NULL AND id IN (?)`, userID, ids)
+	if err != nil {
+		return fmt.Errorf("store: claim own results: %w", err)
+	}
+	if _, err := db.ExecContext(ctx, db.Rebind(q), args...); err != nil {
+		return fmt.Errorf("store: claim own results: %w", err)
+	}
+	return s.claimOrders(ctx, db, userID, "")
 }
 
 func (s *Store) claimOrders(ctx context.Context, db Querier, userID, email string) error {
@@ -350,41 +340,40 @@ func (s *Store) UserOrders(ctx context.Context, db Querier, userID string) ([]Or
 // DeleteUser removes an account with its results, unpaid orders, codes and
 // picture. Paid and refunded orders stay for the books, without the e-mail
 // or the account, and so does the bare result row they point at, emptied
-// of answers, scores and personal details.
-func (s *Store) DeleteUser(ctx context.Context, id string) error {
-	return s.InTx(ctx, func(tx *sqlx.Tx) error {
-		var email string
-		if err := tx.GetContext(ctx, &email, tx.Rebind(`SELECT email FROM users WHERE id = ?`), id); err != nil {
-			return notFound("delete user", err)
+// of answers, scores and personal details. Run it in a transaction: an
+// account is removed whole or not at all.
+func (s *Store) DeleteUser(ctx context.Context, db Querier, id string) error {
+	var email string
+	if err := db.GetContext(ctx, &email, db.Rebind(`SELECT email FROM users WHERE id = ?`), id); err != nil {
+		return notFound("delete user", err)
+	}
+	mine := `(user_id = ? OR result_id IN (SELECT id FROM results WHERE user_id = ?))`
+	unpaid := `SELECT id FROM orders WHERE ` + mine + ` AND status NOT IN ('paid', 'refunded')`
+	steps := []struct {
+		what, sql string
+		args      []any
+	}{
+		{"conversions", `DELETE FROM conversions WHERE order_id IN (` + unpaid + `)`, []any{id, id}},
+		{"payment attempts", `DELETE FROM payment_attempts WHERE order_id IN (` + unpaid + `)`, []any{id, id}},
+		{"unpaid orders", `DELETE FROM orders WHERE id IN (` + unpaid + `)`, []any{id, id}},
+		{"paid orders", `UPDATE orders SET email = NULL, user_id = NULL WHERE ` + mine, []any{id, id}},
+		{"report links", `DELETE FROM report_links WHERE result_id IN (SELECT id FROM results WHERE user_id = ?)`, []any{id}},
+		{"report pdfs", `DELETE FROM report_pdfs WHERE result_id IN (SELECT id FROM results WHERE user_id = ?)`, []any{id}},
+		{"ratings", `DELETE FROM ratings WHERE result_id IN (SELECT id FROM results WHERE user_id = ?)`, []any{id}},
+		{"results kept for the books", `UPDATE results SET answers = '[]', scores = '{}', email = NULL, first_name = NULL, last_name = NULL,
+			birth_year = NULL, gender = NULL, country = NULL, user_id = NULL
+			WHERE user_id = ? AND id IN (SELECT result_id FROM orders)`, []any{id}},
+		{"results", `DELETE FROM results WHERE user_id = ?`, []any{id}},
+		{"codes", `DELETE FROM email_codes WHERE email = ?`, []any{email}},
+		{"login failures", `DELETE FROM login_failures WHERE email = ?`, []any{email}},
+		{"user", `DELETE FROM users WHERE id = ?`, []any{id}},
+	}
+	for _, st := range steps {
+		if _, err := db.ExecContext(ctx, db.Rebind(st.sql), st.args...); err != nil {
+			return fmt.Errorf("store: delete user: %s: %w", st.what, err)
 		}
-		mine := `(user_id = ? OR result_id IN (SELECT id FROM results WHERE user_id = ?))`
-		unpaid := `SELECT id FROM orders WHERE ` + mine + ` AND status NOT IN ('paid', 'refunded')`
-		steps := []struct {
-			what, sql string
-			args      []any
-		}{
-			{"conversions", `DELETE FROM conversions WHERE order_id IN (` + unpaid + `)`, []any{id, id}},
-			{"payment attempts", `DELETE FROM payment_attempts WHERE order_id IN (` + unpaid + `)`, []any{id, id}},
-			{"unpaid orders", `DELETE FROM orders WHERE id IN (` + unpaid + `)`, []any{id, id}},
-			{"paid orders", `UPDATE orders SET email = NULL, user_id = NULL WHERE ` + mine, []any{id, id}},
-			{"report links", `DELETE FROM report_links WHERE result_id IN (SELECT id FROM results WHERE user_id = ?)`, []any{id}},
-			{"report pdfs", `DELETE FROM report_pdfs WHERE result_id IN (SELECT id FROM results WHERE user_id = ?)`, []any{id}},
-			{"ratings", `DELETE FROM ratings WHERE result_id IN (SELECT id FROM results WHERE user_id = ?)`, []any{id}},
-			{"results kept for the books", `UPDATE results SET answers = '[]', scores = '{}', email = NULL, first_name = NULL, last_name = NULL,
-				birth_year = NULL, gender = NULL, country = NULL, user_id = NULL
-				WHERE user_id = ? AND id IN (SELECT result_id FROM orders)`, []any{id}},
-			{"results", `DELETE FROM results WHERE user_id = ?`, []any{id}},
-			{"codes", `DELETE FROM email_codes WHERE email = ?`, []any{email}},
-			{"login failures", `DELETE FROM login_failures WHERE email = ?`, []any{email}},
-			{"user", `DELETE FROM users WHERE id = ?`, []any{id}},
-		}
-		for _, st := range steps {
-			if _, err := tx.ExecContext(ctx, tx.Rebind(st.sql), st.args...); err != nil {
-				return fmt.Errorf("store: delete user: %s: %w", st.what, err)
-			}
-		}
-		return nil
-	})
+	}
+	return nil
 }
 
 // ResultOwner is the account a result has joined ("" for none).

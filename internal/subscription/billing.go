@@ -130,7 +130,7 @@ func (s *Service) finishStart(ctx context.Context, b payment.Billing, sub store.
 	}); err != nil {
 		return store.Subscription{}, err
 	}
-	return s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, sub.ID)
+	return s.Store.GetSubscription(ctx, s.Store.DB, sub.ID)
 }
 
 // createAtProvider makes (or finds) everything the subscription needs at
@@ -242,7 +242,7 @@ func (s *Service) settleStart(ctx context.Context, id, ref string, expire bool) 
 	if err != nil {
 		return store.Subscription{}, err
 	}
-	return s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, id)
+	return s.Store.GetSubscription(ctx, s.Store.DB, id)
 }
 
 // awaiting reads the customer's subscription id and its provider; ok is
@@ -344,7 +344,7 @@ func (s *Service) upgradeBilling(ctx context.Context, b payment.Billing, sub sto
 	}); err != nil {
 		return store.Subscription{}, err
 	}
-	return s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, sub.ID)
+	return s.Store.GetSubscription(ctx, s.Store.DB, sub.ID)
 }
 
 // cancelBilling cancels at the provider, then here: a trialing or active
@@ -386,7 +386,7 @@ func (s *Service) cancelBilling(ctx context.Context, b payment.Billing, sub stor
 	if err != nil {
 		return store.Subscription{}, err
 	}
-	return s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, sub.ID)
+	return s.Store.GetSubscription(ctx, s.Store.DB, sub.ID)
 }
 
 // Receive verifies a webhook delivery with the provider and, when it is a
@@ -432,7 +432,7 @@ func (s *Service) ApplyEvent(ctx context.Context, ev payment.Event) error {
 		if err != nil || !fresh {
 			return err
 		}
-		sub, err := s.Store.GetSubscription(ctx, s.Store.DB, tx, subID)
+		sub, err := s.Store.GetSubscription(ctx, tx, subID)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && (sub.Provider != s.Provider.Name() ||
 			(sub.ProviderRef.Valid && sub.ProviderRef.String != ref))) {
 			// Not ours (another app on the account, or a forged metadata
@@ -474,7 +474,7 @@ func (s *Service) ApplyEvent(ctx context.Context, ev payment.Event) error {
 // stale reports whether something the provider said at `at` is older than
 // what the subscription already follows.
 func (s *Service) stale(ctx context.Context, tx *sqlx.Tx, id string, at time.Time) (bool, error) {
-	synced, err := s.Store.SubscriptionSyncedAt(ctx, s.Store.DB, tx, id)
+	synced, err := s.Store.SubscriptionSyncedAt(ctx, tx, id)
 	if err != nil {
 		return false, err
 	}
@@ -518,7 +518,7 @@ func (s *Service) applySubscription(ctx context.Context, tx *sqlx.Tx, id string,
 	}
 	var plan store.StripePrice
 	if bs.PriceRef != "" {
-		if plan, err = s.Store.StripePriceByID(ctx, s.Store.DB, tx, bs.PriceRef); err != nil && !errors.Is(err, store.ErrNotFound) {
+		if plan, err = s.Store.StripePriceByID(ctx, tx, bs.PriceRef); err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
 	}
@@ -543,7 +543,7 @@ func (s *Service) applySubscription(ctx context.Context, tx *sqlx.Tx, id string,
 				}
 				if to == Canceled {
 					sub.CanceledAt = sql.NullTime{Time: at, Valid: true}
-					inv, err := s.Store.LatestInvoice(ctx, s.Store.DB, tx, sub.ID)
+					inv, err := s.Store.LatestInvoice(ctx, tx, sub.ID)
 					if err != nil && !errors.Is(err, store.ErrNotFound) {
 						return nil, err
 					}
@@ -653,7 +653,7 @@ func (s *Service) invoicePlan(ctx context.Context, tx *sqlx.Tx, sub store.Subscr
 	if bi.PriceRef == "" {
 		return sub.PlanID, nil
 	}
-	p, err := s.Store.StripePriceByID(ctx, s.Store.DB, tx, bi.PriceRef)
+	p, err := s.Store.StripePriceByID(ctx, tx, bi.PriceRef)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return "", err
 	}

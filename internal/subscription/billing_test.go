@@ -803,12 +803,12 @@ func TestStripeLostStartBoundByItsInvoice(t *testing.T) {
 		// customer (another app on the account) does not bind it.
 		f.deliver(t, invoiceEvent(t, "evt_lb_other", "invoice.paid", f.clock.Now(), sub, stripeInvoice{id: "in_other", reason: "subscription_create",
 			status: "paid", amount: 149, start: f.clock.Now(), end: f.clock.Now().AddDate(0, 0, 7), customer: "cus_someone_else"}))
-		if got, err := st.GetSubscription(ctx, st.DB, st.DB, sub.ID); err != nil || got.Status != "incomplete" || got.ProviderRef.Valid {
+		if got, err := st.GetSubscription(ctx, st.DB, sub.ID); err != nil || got.Status != "incomplete" || got.ProviderRef.Valid {
 			t.Fatalf("after another customer's invoice: %s ref %q, %v", got.Status, got.ProviderRef.String, err)
 		}
 		f.deliver(t, invoiceEvent(t, "evt_lb_paid", "invoice.paid", f.clock.Now(), sub, stripeInvoice{id: "in_lb", reason: "subscription_create",
 			status: "paid", amount: 149, start: f.clock.Now(), end: f.clock.Now().AddDate(0, 0, 7), customer: customer}))
-		got, err := st.GetSubscription(ctx, st.DB, st.DB, sub.ID)
+		got, err := st.GetSubscription(ctx, st.DB, sub.ID)
 		if err != nil || got.Status != "trialing" || got.ProviderRef.String != "sub_stripe_lb" {
 			t.Fatalf("after the paid invoice: %s ref %q, %v", got.Status, got.ProviderRef.String, err)
 		}

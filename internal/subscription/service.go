@@ -249,17 +249,22 @@ func (s *Service) newSubscription(in StartInput, email string, plan store.Priced
 	return sub
 }
 
-// startCharged records a start with its first invoice and charges it
-// through our own recurring charges (the sandbox). A second start while
-// one is live records nothing and answers ErrAlreadySubscribed; a declined
-// card answers ErrDeclined with the subscription it expired.
+// startCharged records a start with its first invoice, in one transaction,
+// and charges it through our own recurring charges (the sandbox). A second
+// start while one is live records nothing and answers ErrAlreadySubscribed;
+// a declined card answers ErrDeclined with the subscription it expired.
 func (s *Service) startCharged(ctx context.Context, sub store.Subscription, plan store.PricedPlan, f first, now time.Time) (store.Subscription, error) {
 	// The first attempt is claimed as the invoice is written, so the
 	// renewal job leaves it to this request unless the request dies.
 	inv := s.newInvoice(sub, f.kind, plan.ID, now, f.end, f.amount, now)
 	inv.Attempts, inv.AttemptOpen, inv.NextAttemptAt = 1, true, now.Add(s.lease())
 	inv.IdempotencyKey = sql.NullString{String: invoiceKey(sub.ID, now, 1), Valid: true}
-	started, err := s.Store.StartSubscription(ctx, s.Store.DB, sub, inv)
+	var started bool
+	err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		var err error
+		started, err = s.Store.StartSubscription(ctx, tx, sub, inv)
+		return err
+	})
 	if err != nil {
 		return store.Subscription{}, err
 	}
@@ -270,7 +275,7 @@ func (s *Service) startCharged(ctx context.Context, sub store.Subscription, plan
 	if err != nil {
 		return store.Subscription{}, err
 	}
-	if sub, err = s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, sub.ID); err != nil {
+	if sub, err = s.Store.GetSubscription(ctx, s.Store.DB, sub.ID); err != nil {
 		return store.Subscription{}, err
 	}
 	if inv.Status == store.InvoiceFailed {
@@ -308,7 +313,7 @@ func (s *Service) charge(ctx context.Context, sub store.Subscription, inv store.
 	if err := s.settle(ctx, inv.ID, attempt, c); err != nil {
 		return inv, err
 	}
-	return s.Store.GetInvoice(ctx, s.Store.DB, s.Store.DB, inv.ID)
+	return s.Store.GetInvoice(ctx, s.Store.DB, inv.ID)
 }
 
 // settle records a charge's outcome and what it does to the subscription,
@@ -317,7 +322,7 @@ func (s *Service) charge(ctx context.Context, sub store.Subscription, inv store.
 func (s *Service) settle(ctx context.Context, invID string, attempt int, c payment.Charge) error {
 	now := s.now()
 	return s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
-		inv, err := s.Store.GetInvoice(ctx, s.Store.DB, tx, invID)
+		inv, err := s.Store.GetInvoice(ctx, tx, invID)
 		if err != nil {
 			return err
 		}
@@ -344,7 +349,7 @@ func (s *Service) settle(ctx context.Context, invID string, attempt int, c payme
 // changed the subscription in between.
 func (s *Service) update(ctx context.Context, tx *sqlx.Tx, id string, fn func(sub *store.Subscription) ([]mailKind, error)) error {
 	for range 5 {
-		sub, err := s.Store.GetSubscription(ctx, s.Store.DB, tx, id)
+		sub, err := s.Store.GetSubscription(ctx, tx, id)
 		if err != nil {
 			return err
 		}
@@ -433,7 +438,7 @@ func (s *Service) apply(ctx context.Context, sub *store.Subscription, inv store.
 // owned reads a customer's subscription; another customer's answers as a
 // missing one.
 func (s *Service) owned(ctx context.Context, customerID, id string) (store.Subscription, error) {
-	sub, err := s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, id)
+	sub, err := s.Store.GetSubscription(ctx, s.Store.DB, id)
 	if errors.Is(err, store.ErrNotFound) || (err == nil && sub.CustomerID != customerID) {
 		return store.Subscription{}, ErrNotFound
 	}
@@ -466,7 +471,7 @@ func (s *Service) Cancel(ctx context.Context, customerID, id string) (store.Subs
 	if err != nil {
 		return store.Subscription{}, err
 	}
-	return s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, id)
+	return s.Store.GetSubscription(ctx, s.Store.DB, id)
 }
 
 // markCanceled records a customer's cancel on the row: a trialing or
@@ -537,9 +542,9 @@ func (s *Service) Upgrade(ctx context.Context, customerID, id, planID string) (s
 	if !inserted {
 		// Another charge is open: the same upgrade in flight is finished
 		// here with its own key; anything else must settle first.
-		open, err := s.Store.OpenInvoice(ctx, s.Store.DB, s.Store.DB, sub.ID)
+		open, err := s.Store.OpenInvoice(ctx, s.Store.DB, sub.ID)
 		if errors.Is(err, store.ErrNotFound) {
-			return s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, sub.ID)
+			return s.Store.GetSubscription(ctx, s.Store.DB, sub.ID)
 		}
 		if err != nil {
 			return store.Subscription{}, err
@@ -553,7 +558,7 @@ func (s *Service) Upgrade(ctx context.Context, customerID, id, planID string) (s
 	if err != nil {
 		return store.Subscription{}, err
 	}
-	if sub, err = s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, sub.ID); err != nil {
+	if sub, err = s.Store.GetSubscription(ctx, s.Store.DB, sub.ID); err != nil {
 		return store.Subscription{}, err
 	}
 	if inv.Status != store.InvoicePaid {
@@ -621,7 +626,7 @@ func (s *Service) openPeriod(ctx context.Context, sub store.Subscription, now ti
 			if err != nil {
 				return err
 			}
-			if _, err := s.Store.OpenInvoice(ctx, s.Store.DB, tx, sub.ID); err == nil && !voided {
+			if _, err := s.Store.OpenInvoice(ctx, tx, sub.ID); err == nil && !voided {
 				// A charge is in flight: it settles first.
 				return nil
 			}
@@ -652,7 +657,7 @@ func (s *Service) openPeriod(ctx context.Context, sub store.Subscription, now ti
 // ended) and charges it; false when another runner had it or the
 // subscription can no longer be charged.
 func (s *Service) attempt(ctx context.Context, inv store.Invoice, now time.Time) (bool, error) {
-	sub, err := s.Store.GetSubscription(ctx, s.Store.DB, s.Store.DB, inv.SubscriptionID)
+	sub, err := s.Store.GetSubscription(ctx, s.Store.DB, inv.SubscriptionID)
 	if err != nil {
 		return false, err
 	}

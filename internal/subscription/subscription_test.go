@@ -149,7 +149,7 @@ func (f *fixture) run(t *testing.T) int {
 
 func (f *fixture) sub(t *testing.T, id string) store.Subscription {
 	t.Helper()
-	s, err := f.st.GetSubscription(context.Background(), f.st.DB, f.st.DB, id)
+	s, err := f.st.GetSubscription(context.Background(), f.st.DB, id)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -85,7 +85,7 @@ func TestQuickAnswers(t *testing.T) {
 			articles = append(articles, store.HelpArticle{Slug: slug, Locale: "en", Section: "faq", Sort: i, Title: slug, Body: slug, UpdatedAt: now})
 		}
 		articles = append(articles, store.HelpArticle{Slug: "find-my-report", Locale: "fr", Section: "faq", Title: "x", Body: "x", UpdatedAt: now})
-		if _, err := s.SyncBuiltinContent(ctx, articles, nil); err != nil {
+		if _, err := s.SyncBuiltinContent(ctx, s.DB, articles, nil); err != nil {
 			t.Fatal(err)
 		}
 		svc := &support.Service{Store: s, Now: func() time.Time { return now }}

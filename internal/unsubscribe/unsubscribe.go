@@ -91,7 +91,7 @@ func (s *Service) Send(ctx context.Context, address string, l i18n.Locale, pair 
 		if err := s.Store.QueueMailboxLimited(ctx, tx, m, now.Add(-time.Hour), s.perHour()); err != nil {
 			return err
 		}
-		return s.Store.AddCancelLink(ctx, s.Store.DB, tx, email, token, now, now.Add(s.validFor()))
+		return s.Store.AddCancelLink(ctx, tx, email, token, now, now.Add(s.validFor()))
 	})
 	switch {
 	case errors.Is(err, store.ErrMailboxLimit):

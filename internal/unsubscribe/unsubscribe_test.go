@@ -124,14 +124,14 @@ func TestSendAndConfirm(t *testing.T) {
 		if p, err := f.svc.Preview(ctx, token); err != nil || p.None || !p.AccessUntil.Equal(sub.CurrentPeriodEnd) {
 			t.Fatalf("preview: %+v %v", p, err)
 		}
-		if got, _ := s.GetSubscription(ctx, s.DB, s.DB, sub.ID); got.CancelAtPeriodEnd {
+		if got, _ := s.GetSubscription(ctx, s.DB, sub.ID); got.CancelAtPeriodEnd {
 			t.Fatal("checking a link cancelled")
 		}
 		out, err := f.svc.Confirm(ctx, token)
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _ := s.GetSubscription(ctx, s.DB, s.DB, sub.ID)
+		got, _ := s.GetSubscription(ctx, s.DB, sub.ID)
 		if !got.CancelAtPeriodEnd || got.Status != string(subscription.Trialing) || !got.CanceledAt.Valid ||
 			!out.AccessUntil.Equal(sub.CurrentPeriodEnd) || len(out.Canceled) != 1 {
 			t.Errorf("after the cancel: %+v, access until %v", got, out.AccessUntil)
@@ -143,7 +143,7 @@ func TestSendAndConfirm(t *testing.T) {
 		if _, err := f.svc.Preview(ctx, token); !errors.Is(err, unsubscribe.ErrLinkUsed) {
 			t.Errorf("a used link's preview: %v", err)
 		}
-		again, _ := s.GetSubscription(ctx, s.DB, s.DB, sub.ID)
+		again, _ := s.GetSubscription(ctx, s.DB, sub.ID)
 		if again.Version != got.Version || f.count(t, "mail_outbox") != mails {
 			t.Error("a replay changed something")
 		}
@@ -170,7 +170,7 @@ func TestLinkExpires(t *testing.T) {
 		if _, err := f.svc.Confirm(ctx, f.tokens[0]); !errors.Is(err, unsubscribe.ErrLinkExpired) {
 			t.Errorf("after 24 hours: %v", err)
 		}
-		if got, _ := s.GetSubscription(ctx, s.DB, s.DB, sub.ID); got.CancelAtPeriodEnd {
+		if got, _ := s.GetSubscription(ctx, s.DB, sub.ID); got.CancelAtPeriodEnd {
 			t.Error("an expired link cancelled")
 		}
 	})
@@ -220,7 +220,7 @@ func TestConfirmRace(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		got, _ := s.GetSubscription(ctx, s.DB, s.DB, sub.ID)
+		got, _ := s.GetSubscription(ctx, s.DB, sub.ID)
 		if !got.CancelAtPeriodEnd || f.count(t, "mail_outbox WHERE kind = 'subscription_canceled'") != 1 ||
 			f.count(t, "cancel_links WHERE used_at IS NULL") != 0 {
 			t.Errorf("after racing confirms: %+v", got)

@@ -39,7 +39,7 @@ func Buy(t testing.TB, s *store.Store, p Purchase) {
 		NormsVersion: "n", NormGroup: "pooled", Scores: "{}", ResultCode: p.Code, Email: email(p.ResultEmail), CreatedAt: p.At, UpdatedAt: p.At}
 	o := store.Order{ID: "o-" + p.ResultID, OrderNumber: "SM-" + p.ResultID, ResultID: r.ID, ExamID: 1807, Kind: store.OrderReport,
 		Status: p.Report, Email: email(p.ReportEmail), CreatedAt: p.At, UpdatedAt: p.At}
-	if err := s.CreateResultWithOrder(ctx, r, o); err != nil {
+	if err := s.CreateResultWithOrder(ctx, s.DB, r, o); err != nil {
 		t.Fatal(err)
 	}
 	if p.Pack != "" {
