@@ -9,7 +9,6 @@ import (
 	"selfmap/internal/apperr"
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
-	"selfmap/internal/site"
 	"selfmap/internal/theme"
 )
 
@@ -100,17 +99,6 @@ func (s *Server) apiView(c echo.Context) error {
 		Theme:     apiTheme{Name: th.Name, CSS: th.CSSURL, Logo: th.LogoURL, FooterLogo: th.FooterLogoURL, Icon: th.IconURL},
 		Languages: apiLanguages(),
 	})
-}
-
-func (s *Server) siteTheme(found site.Site) *theme.Theme {
-	if th, ok := s.Themes.Get(found.Theme); ok {
-		return th
-	}
-	return s.Themes.Default()
-}
-
-func apiInvalid(name string) error {
-	return apperr.BadRequest("api.invalid_param", map[string]any{"Name": name})
 }
 
 func apiUnknownExam() error { return apperr.NotFound("api.unknown_exam") }

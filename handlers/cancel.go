@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -117,14 +116,6 @@ func (s *Server) cancelLinkRefused(c echo.Context, page views.CancelConfirmPage,
 	}
 	page.Error, page.Token = f.id, ""
 	return s.render(c, f.status, views.CancelConfirm(page))
-}
-
-// day is a date as the cancel pages show it (empty for the zero time).
-func day(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format("2006-01-02")
 }
 
 func cancelAction(c echo.Context) string {

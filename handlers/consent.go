@@ -36,28 +36,6 @@ func (s *Server) consentForm(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, safeNext(c.FormValue("next"), state(c).LocalPath("/")))
 }
 
-// consentRequest is the body of POST /api/consent.
-type consentRequest struct {
-	Analytics *bool `json:"analytics"`
-	Marketing *bool `json:"marketing"`
-}
-
-// apiConsent stores a choice made category by category in the preferences
-// dialog.
-func (s *Server) apiConsent(c echo.Context) error {
-	var req consentRequest
-	if err := c.Bind(&req); err != nil || req.Analytics == nil || req.Marketing == nil {
-		return echo.ErrBadRequest
-	}
-	choice := consent.State{Decided: true, Analytics: *req.Analytics, Marketing: *req.Marketing}
-	c.SetCookie(choice.Cookie(s.Config.SecureCookies()))
-	return s.apiOK(c, consentView(choice))
-}
-
-func consentView(s consent.State) map[string]bool {
-	return map[string]bool{"analytics": s.Analytics, "marketing": s.Marketing}
-}
-
 // safeNext accepts only a local path as a redirect target, so the form
 // cannot be used to send visitors to another site.
 func safeNext(next, fallback string) string {

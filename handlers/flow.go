@@ -3,13 +3,11 @@ package handlers
 import (
 	"errors"
 	"net/http"
-	"net/url"
 
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/apperr"
 	"selfmap/internal/result"
-	"selfmap/internal/web"
 	"selfmap/views"
 )
 
@@ -41,13 +39,6 @@ func flowURL(c echo.Context, screen, resultID string) string {
 	q := trackingQuery(st.Query)
 	q.Set("r", resultID)
 	return st.LocalPath(screen+"/"+pair(c).String()) + "?" + q.Encode()
-}
-
-// trackingQuery keeps the tracking parameters of a raw query
-// (web.TrackingQuery), as values a step can add to.
-func trackingQuery(raw string) url.Values {
-	out, _ := url.ParseQuery(web.TrackingQuery(raw))
-	return out
 }
 
 // payError answers an error of a checkout screen. A result or order this

@@ -44,7 +44,7 @@ func (s *Server) publicMetrics() bool {
 
 // metrics serves the Prometheus registry on the public port, to a request
 // that bears METRICS_TOKEN when one is set.
-func (s *Server) metrics() echo.HandlerFunc {
+func (s *Server) metricsEndpoint() echo.HandlerFunc {
 	h := echo.WrapHandler(promhttp.HandlerFor(s.Metrics, promhttp.HandlerOpts{}))
 	if s.Config.MetricsToken == "" {
 		return h

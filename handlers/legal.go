@@ -44,6 +44,3 @@ func (s *Server) legal(c echo.Context) error {
 	}
 	return s.render(c, http.StatusOK, views.Legal(page))
 }
-
-// legalPath is a legal document's path in the default locale.
-func legalPath(slug, pair string) string { return "/legal/" + slug + "/" + pair }

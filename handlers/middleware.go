@@ -46,7 +46,7 @@ func (s *Server) middleware(e *echo.Echo) {
 			LogErrorFunc: s.logPanic}),
 		requestID,
 		s.requestLog(),
-		s.http.middleware,
+		s.httpMetrics.middleware,
 		s.securityHeaders,
 		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: maxBody, Skipper: isAvatarUpload}),
 		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: maxAvatarBody, Skipper: func(c echo.Context) bool { return !isAvatarUpload(c) }}),
@@ -322,3 +322,6 @@ func limitKey(ip string) string {
 	}
 	return p.String()
 }
+
+// The database-backed limits plug into echo's rate limiter.
+var _ middleware.RateLimiterStore = (*ratelimit.Store)(nil)

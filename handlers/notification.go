@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,48 +14,6 @@ import (
 	"selfmap/internal/subscription"
 	"selfmap/views"
 )
-
-// maxNoticeSearch bounds the words searched for, in characters.
-const maxNoticeSearch = 100
-
-// noticeQuery reads ?q= and ?page= of a notice list. A search too long is
-// a message for the search field; a page that is not a positive number is
-// a bad request.
-func noticeQuery(c echo.Context) (q string, page int, msg string, err error) {
-	q = strings.TrimSpace(c.QueryParam("q"))
-	if utf8.RuneCountInString(q) > maxNoticeSearch {
-		msg = tr(c).TD("usercenter.notices.search_too_long", map[string]any{"Max": maxNoticeSearch})
-	}
-	page = 1
-	if p := c.QueryParam("page"); p != "" {
-		n, convErr := strconv.Atoi(p)
-		if convErr != nil || n < 1 || n > 10000 {
-			return q, 0, msg, apperr.BadRequest("usercenter.notices.bad_page", nil)
-		}
-		page = n
-	}
-	return q, page, msg, nil
-}
-
-// userNotice is a notice as the user centre shows it; a notice above the
-// user's plan is locked: its title shows, its text does not.
-func userNotice(c echo.Context, n notice.Notice, has subscription.Tier) views.UserNotice {
-	un := views.UserNotice{ID: n.ID, Title: n.Title, Date: day(n.PublishedAt), Read: n.Read, Audience: n.Audience,
-		Href: state(c).LocalPath("/userCenter/notification/detail") + "?id=" + urlQueryEscape(n.ID)}
-	if notice.Locked(n, has) {
-		un.Locked, un.Read = true, true
-		un.Summary = tr(c).T("usercenter.notices.locked_" + n.Audience)
-		return un
-	}
-	un.Summary = content.Summary(content.Plain(n.Body), 140)
-	return un
-}
-
-// noticeReader is the signed-in user reading notices with their plan's
-// tier, in the page's locale.
-func noticeReader(c echo.Context, has subscription.Tier) notice.Reader {
-	return notice.Reader{UserID: user(c).ID, Locale: state(c).Locale.Tag, Tier: has}
-}
 
 // userNotification serves /userCenter/notification: the published
 // notices, newest first, searched by ?q= and paged by ?page=.

@@ -1,10 +1,6 @@
 package handlers
 
 import (
-	"errors"
-	"io"
-	"net/http"
-
 	"github.com/labstack/echo/v4"
 
 	"selfmap/internal/checkout"
@@ -38,15 +34,6 @@ func bindCreate(c echo.Context) (checkout.CreateInput, error) {
 		return checkout.CreateInput{}, apiInvalid("body")
 	}
 	return checkout.CreateInput{OrderNumber: req.OrderNumber, SKUID: req.SKUID, Email: req.Email, PromoCode: req.PromoCode}, nil
-}
-
-// sandbox answers 404 unless the sandbox provider is set up: its pages
-// exist only then.
-func (s *Server) sandbox() error {
-	if _, ok := s.Checkout.Provider.(*payment.Sandbox); !ok {
-		return echo.ErrNotFound
-	}
-	return nil
 }
 
 // sandboxConfirm serves POST /pay/sandbox/confirm: the sandbox's card form.
@@ -150,37 +137,8 @@ func (s *Server) apiOrderInfo(c echo.Context) error {
 	})
 }
 
-// maxWebhookBytes bounds a webhook delivery.
-const maxWebhookBytes = 64 << 10
-
-// webhook serves POST /pay/webhook/{provider}: the one door through which
-// payment outcomes arrive. It is authenticated by the provider's signature,
-// not by a session, so it is exempt from CSRF.
-func (s *Server) webhook(c echo.Context) error {
-	if c.Param("provider") != s.Checkout.Provider.Name() {
-		return echo.ErrNotFound
-	}
-	payload, err := io.ReadAll(io.LimitReader(c.Request().Body, maxWebhookBytes+1))
-	if err != nil || len(payload) > maxWebhookBytes {
-		return echo.ErrStatusRequestEntityTooLarge
-	}
-	// A subscription's event (Stripe Billing) goes to the subscription
-	// service; everything else (an order's payment, an event it does not
-	// take, a delivery it could not verify) to checkout as before, which
-	// verifies it again and answers it.
-	handled := false
-	if s.Subscriptions != nil {
-		handled, err = s.Subscriptions.Receive(c.Request().Context(), payload, c.Request().Header)
-	}
-	if !handled {
-		err = s.Checkout.Receive(c.Request().Context(), payload, c.Request().Header)
-	}
-	if errors.Is(err, payment.ErrBadSignature) {
-		s.Logger.WarnContext(c.Request().Context(), "webhook: refused delivery", "err", err)
-		return c.JSON(http.StatusBadRequest, map[string]string{"error": "bad signature"})
-	}
-	if err != nil {
-		return err
-	}
-	return c.JSON(http.StatusOK, map[string]bool{"received": true})
+// createdView is the answer to a call that starts a payment.
+func createdView(created checkout.Created) map[string]any {
+	return map[string]any{"orderNumber": created.OrderNumber, "attemptId": created.AttemptID, "provider": created.Provider,
+		"clientSecret": created.ClientSecret, "total": created.Total, "currency": created.Currency}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/internal/money"
 	"selfmap/internal/tracking"
 	"selfmap/views"
 )
@@ -46,15 +45,4 @@ func (s *Server) payingBuy(c echo.Context) error {
 		p.ListPrice = mustFormat(q.List, q.Currency)
 	}
 	return s.render(c, http.StatusOK, views.Buy(p))
-}
-
-// mustFormat formats an amount of a currency from our own catalogue, whose
-// codes are checked by the money tests; an error there is a data bug, shown
-// as the plain amount rather than a broken page.
-func mustFormat(amount int64, currency string) string {
-	out, err := money.Format(amount, currency)
-	if err != nil {
-		return currency + " " + money.Plain(amount)
-	}
-	return out
 }

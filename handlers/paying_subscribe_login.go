@@ -6,10 +6,6 @@ import (
 	"github.com/labstack/echo/v4"
 )
 
-// returnToKey is the session value naming the screen a guest was on when
-// sent to log in; the log-in and register forms go back to it.
-const returnToKey = "return_to"
-
 // requireSubscriber is requireUser for the subscription screens: a guest
 // is sent to log in ("Please login first") and, once logged in or
 // registered, comes back to the screen asked for.

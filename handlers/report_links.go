@@ -12,15 +12,6 @@ import (
 	"selfmap/views"
 )
 
-// sensitive marks a response that carries a report link's token, a report
-// or an e-mail address: no third-party script, no Referer to whatever the
-// page links to, and no copy in any cache.
-func sensitive(c echo.Context) {
-	private(c)
-	c.Response().Header().Set("Referrer-Policy", "no-referrer")
-	c.Response().Header().Set("Cache-Control", "no-store")
-}
-
 // reportLinkKey is the session value naming the report link this browser
 // opened last, by its token's hash: the report's own links (its tabs, the
 // PDF, the rating, the language links) then carry no token, and the link

@@ -3,7 +3,6 @@ package handlers
 import (
 	"errors"
 	"net/http"
-	"net/url"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -50,28 +49,4 @@ func (s *Server) reportDownload(c echo.Context) error {
 	c.Response().Header().Set("Content-Disposition", `attachment; filename="`+d.Name+`"`)
 	c.Response().Header().Set("Content-Length", strconv.Itoa(len(d.PDF)))
 	return c.Blob(http.StatusOK, "application/pdf", d.PDF)
-}
-
-// apiFileDownInfo serves POST /api/exam/order/file/down/info
-// {"orderNumber": "..."}: whether the order's report PDF is ready in the
-// request's locale, and where to download it (it is asked for if not).
-func (s *Server) apiFileDownInfo(c echo.Context) error {
-	o, err := s.postedOrder(c)
-	if err != nil {
-		return err
-	}
-	l := state(c).Locale
-	d, err := s.PDFs.ForOrder(c.Request().Context(), o, l.Tag)
-	if errors.Is(err, report.ErrNoPrinter) {
-		return s.apiOK(c, map[string]any{"orderNumber": o.OrderNumber, "status": "unavailable"})
-	}
-	if err != nil {
-		return err
-	}
-	out := map[string]any{"orderNumber": o.OrderNumber, "locale": l.Tag, "status": "pending",
-		"url": state(c).LocalPath("/report/result-download/"+state(c).Home.String()) + "?" + url.Values{"r": {o.ResultID}}.Encode()}
-	if d.Ready {
-		out["status"], out["pages"], out["bytes"] = "ready", d.Pages, len(d.PDF)
-	}
-	return s.apiOK(c, out)
 }

@@ -6,12 +6,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"net"
 	"sync"
 	"time"
 
 	"github.com/gorilla/sessions"
-	"github.com/labstack/echo/v4"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"selfmap/internal/account"
@@ -98,15 +96,15 @@ type Server struct {
 	// pages keeps public pages rendered (renderPublic).
 	pages *pagecache.Cache
 	// cards draws the types' social cards (PNG) once, when first asked.
-	cards  func() (ogimage.Cards, error)
-	static *web.Static
-	http   *httpMetrics
+	cards       func() (ogimage.Cards, error)
+	static      *web.Static
+	httpMetrics *httpMetrics
 	// landingCSS is the stylesheet of the home and landing pages.
 	landingCSS string
 }
 
-// New builds the router with its middleware and every route.
-func New(d Deps) (*echo.Echo, error) {
+// newServer builds the server every surface shares from the services.
+func newServer(d Deps) (*Server, error) {
 	// A minute, as the social proof the pages show is refreshed.
 	s := &Server{Deps: d, pages: &pagecache.Cache{TTL: time.Minute, Now: time.Now, Max: 512}}
 	s.cards = sync.OnceValues(func() (ogimage.Cards, error) { return ogimage.Draw(typology.Codes, "16-type personality test") })
@@ -118,31 +116,7 @@ func New(d Deps) (*echo.Echo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("handlers: metrics: %w", err)
 	}
-	s.http = m
+	s.httpMetrics = m
 	s.landingCSS = d.Assets.URL("static/css/landing.css")
-
-	e := echo.New()
-	e.HideBanner = true
-	e.HidePort = true
-	e.HTTPErrorHandler = s.handleError
-	e.IPExtractor = echo.ExtractIPDirect()
-	if len(d.Config.TrustedProxies) > 0 {
-		e.IPExtractor = echo.ExtractIPFromXFFHeader(trustRanges(d.Config.TrustedProxies)...)
-	}
-	e.Server.ReadHeaderTimeout = 5 * time.Second
-	e.Server.ReadTimeout = 15 * time.Second
-	e.Server.WriteTimeout = 30 * time.Second
-	e.Server.IdleTimeout = 90 * time.Second
-	e.Server.MaxHeaderBytes = 32 << 10
-	s.middleware(e)
-	s.routes(e)
-	return e, nil
-}
-
-func trustRanges(nets []*net.IPNet) []echo.TrustOption {
-	opts := []echo.TrustOption{echo.TrustLoopback(false), echo.TrustPrivateNet(false), echo.TrustLinkLocal(false)}
-	for _, n := range nets {
-		opts = append(opts, echo.TrustIPRange(n))
-	}
-	return opts
+	return s, nil
 }

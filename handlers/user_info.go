@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"net/url"
 
 	"github.com/labstack/echo/v4"
 
@@ -13,8 +12,6 @@ import (
 	"selfmap/internal/validate"
 	"selfmap/views"
 )
-
-func urlQueryEscape(s string) string { return url.QueryEscape(s) }
 
 // userInfo serves GET /user/info and /userCenter/setting/userInfo: the
 // profile and the picture.

@@ -74,13 +74,3 @@ func signedIn(c echo.Context, err error) error {
 	}
 	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/info"))
 }
-
-// signIn starts the user's session and joins this browser's results to
-// the account.
-func (s *Server) signIn(c echo.Context, u account.User) error {
-	owned, _ := s.session(c).Values["results"].([]string)
-	if err := s.Accounts.ClaimOwnResults(c.Request().Context(), u.ID, owned); err != nil {
-		return err
-	}
-	return s.startSession(c, u)
-}

@@ -41,13 +41,3 @@ func (s *Server) refuseTier(c echo.Context, has subscription.Tier) error {
 	}
 	return c.Redirect(http.StatusSeeOther, upgradeHref(c, has))
 }
-
-// upgradeHref is where a user of tier has buys more: the upgrade page for
-// a basic subscriber, the plans for anyone else.
-func upgradeHref(c echo.Context, has subscription.Tier) string {
-	home := state(c).Home.String()
-	if has == subscription.TierBasic {
-		return state(c).LocalPath("/paying/upgrade/" + home)
-	}
-	return state(c).LocalPath("/paying/scheme/" + home)
-}

@@ -8,8 +8,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/labstack/echo/v4/middleware"
-
 	"selfmap/internal/store"
 )
 
@@ -45,8 +43,9 @@ func (b dbBuckets) TakeToken(ctx context.Context, name, subject string, now time
 	return b.st.TakeToken(ctx, b.st.DB, name, subject, now, interval, burst)
 }
 
-// Store is a middleware.RateLimiterStore whose buckets live in the
-// database. Instances sharing the database share the limit.
+// Store is a rate limiter store (echo's middleware.RateLimiterStore; the
+// HTTP layer checks that it fits) whose buckets live in the database.
+// Instances sharing the database share the limit.
 type Store struct {
 	Buckets Buckets
 	Limit   Limit
@@ -54,8 +53,6 @@ type Store struct {
 	// Timeout bounds each check (DefaultTimeout when zero).
 	Timeout time.Duration
 }
-
-var _ middleware.RateLimiterStore = (*Store)(nil)
 
 // New returns a store for one limit.
 func New(b Buckets, l Limit, now func() time.Time) (*Store, error) {
