@@ -1,0 +1,107 @@
+package httpx
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/internal/account"
+	"selfmap/internal/apperr"
+	"selfmap/internal/exam"
+	"selfmap/internal/geo"
+	"selfmap/internal/payment"
+	"selfmap/internal/site"
+	"selfmap/internal/subscription"
+	"selfmap/internal/theme"
+	"selfmap/views"
+)
+
+// ErrSubscribeUnavailable answers when the payment provider cannot run
+// subscriptions.
+var ErrSubscribeUnavailable = &apperr.Error{Status: http.StatusServiceUnavailable, ID: "subscribe.unavailable"}
+
+// Visitor is who asks for a subscription screen, as the subscription
+// service reads them: the signed-in user, if any, and the region of their
+// browser's language, which prices the plans when their tests gave no
+// country.
+func (s *Server) Visitor(c echo.Context) subscription.Visitor {
+	v := subscription.Visitor{Locale: State(c).Locale.Tag}
+	if region, ok := geo.FromAcceptLanguage(c.Request().Header.Get("Accept-Language")); ok {
+		v.Region = region
+	}
+	if u, ok, err := s.CurrentUser(c); err == nil && ok {
+		v.CustomerID, v.Email = u.ID, u.Email
+	}
+	return v
+}
+
+// Entitlement is the signed-in user's tier now; the user's id is their
+// customer id. Without a subscription service everyone is a guest.
+func (s *Server) Entitlement(c echo.Context) (subscription.Entitlement, error) {
+	if s.Subscriptions == nil {
+		return subscription.Entitlement{Tier: subscription.TierGuest}, nil
+	}
+	return s.Subscriptions.Entitlement(c.Request().Context(), User(c).ID, s.now())
+}
+
+// UserReports lists the user's results, newest first, each with its links.
+func (s *Server) UserReports(c echo.Context) ([]views.UserReport, error) {
+	own, err := s.Accounts.Reports(c.Request().Context(), User(c).ID)
+	if err != nil {
+		return nil, err
+	}
+	st, t := State(c), Tr(c)
+	out := make([]views.UserReport, 0, len(own))
+	for _, o := range own {
+		r := o.Result
+		letters, _, _ := strings.Cut(r.ResultCode, "-")
+		p := exam.Pair{Code: r.PageCode, ExamID: r.ExamID}.String()
+		q := "?r=" + URLQueryEscape(r.ID)
+		out = append(out, views.UserReport{
+			ID: r.ID, Letters: letters, Title: t.T("type." + letters + ".title"), Date: r.CreatedAt.UTC().Format("2006-01-02"),
+			Paid:      o.Paid,
+			ViewHref:  st.LocalPath("/report/result/"+p) + q,
+			PayHref:   st.LocalPath("/paying/buyreport/"+p) + q,
+			ShareHref: st.LocalPath("/types/" + p + "/" + strings.ToLower(letters)),
+		})
+	}
+	return out, nil
+}
+
+// SignIn starts the user's session and joins this browser's results to
+// the account.
+func (s *Server) SignIn(c echo.Context, u account.User) error {
+	owned, _ := s.Session(c).Values["results"].([]string)
+	if err := s.Accounts.ClaimOwnResults(c.Request().Context(), u.ID, owned); err != nil {
+		return err
+	}
+	return s.startSession(c, u)
+}
+
+// Sandbox answers 404 unless the sandbox provider is set up: its pages
+// exist only then.
+func (s *Server) Sandbox() error {
+	if _, ok := s.Checkout.Provider.(*payment.Sandbox); !ok {
+		return echo.ErrNotFound
+	}
+	return nil
+}
+
+func (s *Server) SiteTheme(found site.Site) *theme.Theme {
+	if th, ok := s.Themes.Get(found.Theme); ok {
+		return th
+	}
+	return s.Themes.Default()
+}
+
+// now is the time as the subscription service sees it (its clock is
+// injected, so tests walk through renewals and period ends); without that
+// service, the account service's clock.
+func (s *Server) now() time.Time {
+	if s.Subscriptions == nil || s.Subscriptions.Now == nil {
+		return s.Accounts.Now().UTC()
+	}
+	return s.Subscriptions.Now().UTC()
+}

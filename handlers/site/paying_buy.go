@@ -1,0 +1,49 @@
+package site
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/handlers/httpx"
+	"selfmap/internal/tracking"
+	"selfmap/views"
+)
+
+// flowID is the result a checkout screen is about: the r parameter, or
+// else the last result this browser created. Without either, the visitor
+// is sent to the first step (303, as the route table allows).
+func (s *Server) flowID(c echo.Context) (string, error) {
+	id := c.QueryParam("r")
+	if id == "" {
+		id = s.LatestResult(c)
+	}
+	if id == "" {
+		return "", redirectError{to: httpx.State(c).LocalPath("/answer/question/" + httpx.Pair(c).String())}
+	}
+	return id, nil
+}
+
+// payingBuy serves /paying/buyreport/{p}: the full report, its price, and
+// figures from the database. A paid order goes to its success screen.
+func (s *Server) payingBuy(c echo.Context) error {
+	id, err := s.flowID(c)
+	if err != nil {
+		return s.payError(c, err)
+	}
+	b, err := s.Checkout.Buy(c.Request().Context(), id, s.Owns(c))
+	if err != nil {
+		return s.payError(c, err)
+	}
+	if b.Order.Paid() {
+		return c.Redirect(http.StatusSeeOther, flowURL(c, "/paying/success", b.Result.ID))
+	}
+	httpx.State(c).AdEvents = []tracking.Event{{Name: tracking.ViewContent}}
+	q := b.Quote
+	p := views.BuyPage{Type: b.Result.ResultCode, Price: httpx.MustFormat(q.Total, q.Currency), UnlockedToday: b.UnlockedToday,
+		TestsTotal: b.TestsTotal, Demo: b.Demo, PayHref: flowURL(c, "/paying/payment", b.Result.ID)}
+	if q.List > 0 {
+		p.ListPrice = httpx.MustFormat(q.List, q.Currency)
+	}
+	return s.Render(c, http.StatusOK, views.Buy(p))
+}

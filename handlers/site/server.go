@@ -1,0 +1,19 @@
+// Package site holds the handlers of the screens: the HTML pages, their forms and the platform's files. Every route is listed in
+// routes.go; each file is one screen or action.
+package site
+
+import (
+	"github.com/labstack/echo/v4"
+
+	"selfmap/handlers/httpx"
+)
+
+// Server is this surface's handlers: httpx's shared server (the services,
+// rendering, request state) with this surface's methods.
+type Server struct{ *httpx.Server }
+
+// Routes registers the surface's routes on e, served by base.
+func Routes(e *echo.Echo, base *httpx.Server, l httpx.RouteLimits) {
+	s := &Server{base}
+	s.routes(e, l)
+}

@@ -1,0 +1,125 @@
+package site
+
+import (
+	"net/http"
+
+	"github.com/labstack/echo/v4"
+
+	"selfmap/handlers/httpx"
+	"selfmap/internal/subscription"
+	"selfmap/views"
+)
+
+// userCenterPage fills what every user-centre screen shows: the user, their
+// tier and the footer bar.
+func (s *Server) userCenterPage(c echo.Context, nav string) (views.UserCenterPage, error) {
+	ent, err := s.Entitlement(c)
+	if err != nil {
+		return views.UserCenterPage{}, err
+	}
+	u, t := httpx.User(c), httpx.Tr(c)
+	name := u.Nickname
+	if name == "" {
+		name = u.Name
+	}
+	p := views.UserCenterPage{Nav: nav, CSS: s.Assets.URL("static/css/usercenter.css"), Name: name, Tier: string(ent.Tier),
+		Ending: ent.CancelAtPeriodEnd, Status: string(ent.Status)}
+	if ent.Tier != subscription.TierGuest && !ent.ValidUntil.IsZero() {
+		p.ValidUntil = ent.ValidUntil.UTC().Format("2006-01-02")
+	}
+	for _, n := range []struct{ key, path string }{
+		{"home", "/userCenter/home"}, {"reports", "/userCenter/reportList"}, {"notices", "/userCenter/notification"}, {"rights", "/userCenter/rightsInterests"},
+		{"settings", "/userCenter/setting"},
+	} {
+		p.NavLinks = append(p.NavLinks, views.UserNavLink{Key: n.key, Label: t.T("usercenter.nav." + n.key), Href: accountPath(c, n.path)})
+	}
+	return p, nil
+}
+
+// userCenterHome serves /userCenter and /userCenter/home.
+func (s *Server) userCenterHome(c echo.Context) error {
+	p, err := s.userCenterPage(c, "home")
+	if err != nil {
+		return err
+	}
+	reports, err := s.UserReports(c)
+	if err != nil {
+		return err
+	}
+	if len(reports) > 0 {
+		p.Latest = &reports[0]
+	}
+	home := httpx.State(c).Home.String()
+	p.TestHref = accountPath(c, "/answer/question/"+home)
+	p.Quick = []views.AccountLink{
+		link(c, "usercenter.quick.tests", "/tests/"+home, "quick-tests"),
+		link(c, "usercenter.quick.types", "/types/"+home, "quick-types"),
+		link(c, "usercenter.quick.retrieve", "/report/retrieve/"+home, "quick-retrieve"),
+		link(c, "usercenter.quick.result", "/userCenter/resultReport", "quick-result"),
+		link(c, "usercenter.quick.settings", "/userCenter/setting", "quick-settings"),
+		link(c, "usercenter.quick.help", "/help/"+home, "quick-help"),
+	}
+	p.Benefits = benefitTexts(c, subscription.BenefitsOf(subscription.Tier(p.Tier)))
+	if err := s.homeNotices(c, &p); err != nil {
+		return err
+	}
+	if err := s.homePlan(c, &p); err != nil {
+		return err
+	}
+	p.Links = []views.AccountLink{
+		link(c, "usercenter.settings", "/userCenter/setting", "link-settings"),
+		link(c, "usercenter.more.profile", "/userCenter/user-info", "link-profile"),
+		link(c, "usercenter.help", "/help/"+home, "link-help"),
+	}
+	return s.Render(c, http.StatusOK, views.UserCenterHome(p))
+}
+
+// userCenterReports serves /userCenter/reportList: the tabs completed
+// (paid) and pending payment.
+func (s *Server) userCenterReports(c echo.Context) error {
+	p, err := s.userCenterPage(c, "reports")
+	if err != nil {
+		return err
+	}
+	reports, err := s.UserReports(c)
+	if err != nil {
+		return err
+	}
+	for _, r := range reports {
+		if r.Paid {
+			p.Completed = append(p.Completed, r)
+		} else {
+			p.Pending = append(p.Pending, r)
+		}
+	}
+	p.Tab = "completed"
+	if c.QueryParam("tab") == "pending" {
+		p.Tab = "pending"
+	}
+	base := accountPath(c, "/userCenter/reportList")
+	p.CompletedHref, p.PendingHref = base, base+"?tab=pending"
+	return s.Render(c, http.StatusOK, views.UserReportList(p))
+}
+
+// userCenterRights serves /userCenter/rightsInterests: every tier's
+// benefits, the user's own marked.
+func (s *Server) userCenterRights(c echo.Context) error {
+	p, err := s.userCenterPage(c, "rights")
+	if err != nil {
+		return err
+	}
+	for _, tier := range subscription.Tiers {
+		p.Tiers = append(p.Tiers, views.UserTier{Tier: string(tier), Current: string(tier) == p.Tier,
+			Benefits: benefitTexts(c, subscription.BenefitsOf(tier))})
+	}
+	return s.Render(c, http.StatusOK, views.UserRights(p))
+}
+
+func benefitTexts(c echo.Context, bs []subscription.Benefit) []string {
+	t := httpx.Tr(c)
+	out := make([]string, len(bs))
+	for i, b := range bs {
+		out[i] = t.T("usercenter.benefit." + b.Key)
+	}
+	return out
+}
