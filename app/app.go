@@ -78,21 +78,35 @@ type App struct {
 	Metrics http.Handler
 }
 
+// Option changes how New builds the service.
+type Option func(*options)
+
+type options struct{ now func() time.Time }
+
+// WithClock gives every service, and the handlers, one clock instead of the
+// wall clock: tests walk through a trial, a renewal or midnight by moving it.
+func WithClock(now func() time.Time) Option { return func(o *options) { o.now = now } }
+
 // New builds the service without a job queue: a report's PDF is printed in
 // the request that asks for it (the HTTP tests, tools).
-func New(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) {
-	return build(cfg, logger, st, false)
+func New(cfg config.Config, logger *slog.Logger, st *store.Store, opts ...Option) (*App, error) {
+	return build(cfg, logger, st, false, opts)
 }
 
 // NewWithJobs builds the service with its job queue (App.Jobs), which the
 // caller starts and stops: serve.
-func NewWithJobs(cfg config.Config, logger *slog.Logger, st *store.Store) (*App, error) {
-	return build(cfg, logger, st, true)
+func NewWithJobs(cfg config.Config, logger *slog.Logger, st *store.Store, opts ...Option) (*App, error) {
+	return build(cfg, logger, st, true, opts)
 }
 
 // build wires the service once, in order: the services, the report side
 // with its job queue when withJobs (wireReports), then the HTTP layer.
-func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs bool) (*App, error) {
+func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs bool, opts []Option) (*App, error) {
+	o := options{now: time.Now}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	now := o.now
 	catalog, err := i18n.Load(locales.Files)
 	if err != nil {
 		return nil, err
@@ -134,7 +148,7 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 		return nil, err
 	}
 	mails := &mailer{templates: templates, catalog: catalog, exams: exams, baseURL: cfg.BaseURL}
-	pay, err := newCheckout(cfg, secret, st, mails, logger)
+	pay, err := newCheckout(cfg, secret, st, mails, logger, now)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +158,7 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 	a := &App{Checkout: pay, Metrics: handlers.MetricsHandler(reg)}
 	_, billing := pay.Provider.(payment.Billing)
 	if _, ok := pay.Provider.(payment.Recurring); ok || billing {
-		a.Subscriptions = &subscription.Service{Store: st, Provider: pay.Provider, Logger: logger, Now: time.Now}
+		a.Subscriptions = &subscription.Service{Store: st, Provider: pay.Provider, Logger: logger, Now: now}
 	}
 	deps := handlers.Deps{
 		Config:    cfg,
@@ -157,24 +171,25 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 		Sites:     sites,
 		Sessions:  newSessionStore(secret, cfg.SecureCookies()),
 		Metrics:   reg,
-		Results:   &result.Service{Store: st, Exams: exams, Now: time.Now},
+		Now:       now,
+		Results:   &result.Service{Store: st, Exams: exams, Now: now},
 		Checkout:  pay,
 		Packs:     pay.Packs,
-		Social:    social.New(socialSource{st}, time.Now, socialTTL, logger),
-		Support:   &support.Service{Store: st, Now: time.Now, To: cfg.SupportEmail},
-		Retrieval: &retrieve.Service{Store: st, Now: time.Now, Compose: mails.retrieval, PerHour: retrieve.DefaultPerHour},
-		Accounts:  &account.Service{Store: st, Now: time.Now, Compose: mails.accountCode},
+		Social:    social.New(socialSource{st}, now, socialTTL, logger),
+		Support:   &support.Service{Store: st, Now: now, To: cfg.SupportEmail},
+		Retrieval: &retrieve.Service{Store: st, Now: now, Compose: mails.retrieval, PerHour: retrieve.DefaultPerHour},
+		Accounts:  &account.Service{Store: st, Now: now, Compose: mails.accountCode},
 	}
-	deps.Notices = &notice.Service{Store: st, Now: time.Now}
+	deps.Notices = &notice.Service{Store: st, Now: now}
 	deps.Content = &content.Service{Store: st}
 	deps.Catalogue = &catalogue.Service{Store: st}
 	deps.Outbox = &mail.Outbox{Store: st}
 	// Limits in the database are shared on PostgreSQL only: see routes.go.
-	deps.Limits = &ratelimit.Limits{Buckets: ratelimit.InDatabase(st), Now: time.Now, Shared: st.Dialect == store.Postgres}
+	deps.Limits = &ratelimit.Limits{Buckets: ratelimit.InDatabase(st), Now: now, Shared: st.Dialect == store.Postgres}
 	deps.Ping = st.Ping
 	deps.Subscriptions = a.Subscriptions
 	if a.Subscriptions != nil {
-		deps.Unsubscribe = &unsubscribe.Service{Store: st, Subscriptions: a.Subscriptions, Now: time.Now, Compose: mails.cancelLink,
+		deps.Unsubscribe = &unsubscribe.Service{Store: st, Subscriptions: a.Subscriptions, Now: now, Compose: mails.cancelLink,
 			PerHour: unsubscribe.DefaultPerHour, ValidFor: unsubscribe.DefaultValidFor}
 	}
 	if a.Subscriptions != nil {
@@ -183,7 +198,7 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 		// Five cards at once, then one every ten minutes, per account.
 		scale := cfg.RateLimitScale
 		cards := ratelimit.Limit{Name: "card", Rate: scale / 600, Burst: max(1, int(5*scale))}
-		if a.Subscriptions.CardAttempts, err = ratelimit.New(ratelimit.InDatabase(st), cards, time.Now); err != nil {
+		if a.Subscriptions.CardAttempts, err = ratelimit.New(ratelimit.InDatabase(st), cards, now); err != nil {
 			return nil, fmt.Errorf("app: card attempt limit: %w", err)
 		}
 	}
@@ -198,8 +213,8 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 
 // newCheckout picks the payment provider. The sandbox's webhook secret is
 // derived from the session secret: it never leaves the process.
-func newCheckout(cfg config.Config, secret string, st *store.Store, mails *mailer, logger *slog.Logger) (*checkout.Service, error) {
-	svc := &checkout.Service{Store: st, Logger: logger, Now: time.Now, Mails: mails.paidOrder, Packs: &packs.Service{Store: st}}
+func newCheckout(cfg config.Config, secret string, st *store.Store, mails *mailer, logger *slog.Logger, now func() time.Time) (*checkout.Service, error) {
+	svc := &checkout.Service{Store: st, Logger: logger, Now: now, Mails: mails.paidOrder, Packs: &packs.Service{Store: st}}
 	switch cfg.PaymentProvider {
 	case "stripe":
 		var opts []payment.StripeOption
@@ -209,7 +224,7 @@ func newCheckout(cfg config.Config, secret string, st *store.Store, mails *maile
 		svc.Provider = payment.NewStripe(cfg.StripeSecretKey, cfg.StripeWebhookSecret, opts...)
 	default:
 		key := sha256.Sum256([]byte("selfmap sandbox webhook\x00" + secret))
-		svc.Provider = &payment.Sandbox{Store: st, Secret: hex.EncodeToString(key[:]), Deliver: svc.Receive, Now: time.Now}
+		svc.Provider = &payment.Sandbox{Store: st, Secret: hex.EncodeToString(key[:]), Deliver: svc.Receive, Now: now}
 	}
 	return svc, nil
 }

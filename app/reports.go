@@ -34,19 +34,19 @@ func reportBuilders(exams *exam.Registry, stats *report.StatsCache) (report.Buil
 // queue a PDF is printed in the request that asks for it (the HTTP tests,
 // tools). It fills d.Reports and d.PDFs, and a.Jobs when withJobs.
 func (a *App) wireReports(st *store.Store, d *handlers.Deps, withJobs bool) error {
-	stats := &report.StatsCache{Store: st, Now: time.Now, TTL: time.Minute}
+	stats := &report.StatsCache{Store: st, Now: d.Now, TTL: time.Minute}
 	builders, err := reportBuilders(d.Exams, stats)
 	if err != nil {
 		return err
 	}
 	d.Reports = &report.Service{Store: st, Exams: d.Exams, Builders: builders, Catalog: d.Catalog, Results: d.Results,
-		Retrieval: d.Retrieval, Packs: d.Packs, Logger: d.Logger, Now: time.Now}
+		Retrieval: d.Retrieval, Packs: d.Packs, Logger: d.Logger, Now: d.Now}
 	printer, err := pdf.Find(d.Config.ChromiumPath)
 	if err != nil {
 		d.Logger.Warn("app: PDF reports are off", "err", err)
 	}
 	renderer := &reportpdf.Renderer{Reports: d.Reports, Store: st, Printer: printer, Catalog: d.Catalog, Assets: d.Assets,
-		BaseURL: d.Config.BaseURL, Now: time.Now}
+		BaseURL: d.Config.BaseURL, Now: d.Now}
 	enqueue := func(ctx context.Context, resultID, locale string, _ int) error {
 		return renderer.Render(ctx, resultID, locale)
 	}

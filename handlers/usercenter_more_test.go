@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,9 +21,9 @@ import (
 	"selfmap/internal/store/storetest"
 )
 
-// newAppServer is newServer that also hands back the app, so a test can
-// move the subscription service's clock.
-func newAppServer(t *testing.T, s *store.Store) (*echo.Echo, *app.App) {
+// newAppServer is newServer on a clock the test moves (set; the wall
+// clock until then).
+func newAppServer(t *testing.T, s *store.Store) (e *echo.Echo, set func(time.Time)) {
 	t.Helper()
 	newServer(t, s) // the site and the built-in content
 	cfg, err := config.Load(func(k string) string {
@@ -31,11 +32,18 @@ func newAppServer(t *testing.T, s *store.Store) (*echo.Echo, *app.App) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := app.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), s)
+	var at atomic.Pointer[time.Time]
+	now := func() time.Time {
+		if p := at.Load(); p != nil {
+			return *p
+		}
+		return time.Now()
+	}
+	a, err := app.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), s, app.WithClock(now))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a.Handler, a
+	return a.Handler, func(t time.Time) { at.Store(&t) }
 }
 
 // One-click cancel from the home: the button opens a confirmation (the
@@ -46,7 +54,7 @@ func newAppServer(t *testing.T, s *store.Store) (*echo.Echo, *app.App) {
 func TestUserCenterCancel(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		e, a := newAppServer(t, s)
+		e, setClock := newAppServer(t, s)
 		b := newBrowser(t, e)
 		b.register("cai@example.com")
 		if home := b.expect("/userCenter", http.StatusOK, `href="/paying/scheme/BMBTI-1807"`, "Choose a plan", "All notices").Body.String(); strings.Contains(home, "uc-cancel") {
@@ -98,8 +106,8 @@ func TestUserCenterCancel(t *testing.T) {
 		}
 		b.expect("/userCenter/home", http.StatusOK, "basic", "Valid until "+until)
 
-		// The day after the period, by the service's clock: a free account.
-		a.Subscriptions.Now = func() time.Time { return sub.CurrentPeriodEnd.Add(24 * time.Hour) }
+		// The day after the period, by the one clock: a free account.
+		setClock(sub.CurrentPeriodEnd.Add(24 * time.Hour))
 		if m := tierOf.FindStringSubmatch(b.get("/userCenter").Body.String()); m == nil || m[1] != "guest" {
 			t.Fatalf("after the period the tier is %v", m)
 		}

@@ -52,6 +52,8 @@ type Deps struct {
 	Sites    *site.Directory
 	Sessions sessions.Store
 	Metrics  *prometheus.Registry
+	// Now is the one clock: the same function every service was given.
+	Now      func() time.Time
 	Results  *result.Service
 	Checkout *checkout.Service
 	Social   *social.Service
@@ -106,7 +108,7 @@ type Server struct {
 // NewServer builds the server every surface shares from the services.
 func NewServer(d Deps) (*Server, error) {
 	// A minute, as the social proof the pages show is refreshed.
-	s := &Server{Deps: d, pages: &pagecache.Cache{TTL: time.Minute, Now: time.Now, Max: 512}}
+	s := &Server{Deps: d, pages: &pagecache.Cache{TTL: time.Minute, Now: d.Now, Max: 512}}
 	s.Cards = sync.OnceValues(func() (ogimage.Cards, error) { return ogimage.Draw(typology.Codes, "16-type personality test") })
 	s.static = &web.Static{
 		AppCSS:  d.Assets.URL("static/css/app.css"),

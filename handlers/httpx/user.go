@@ -96,12 +96,5 @@ func (s *Server) SiteTheme(found site.Site) *theme.Theme {
 	return s.Themes.Default()
 }
 
-// now is the time as the subscription service sees it (its clock is
-// injected, so tests walk through renewals and period ends); without that
-// service, the account service's clock.
-func (s *Server) now() time.Time {
-	if s.Subscriptions == nil || s.Subscriptions.Now == nil {
-		return s.Accounts.Now().UTC()
-	}
-	return s.Subscriptions.Now().UTC()
-}
+// now is the time by the one clock every service was given (Deps.Now).
+func (s *Server) now() time.Time { return s.Deps.Now().UTC() }

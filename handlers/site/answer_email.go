@@ -83,6 +83,6 @@ func (s *Server) detailsView(c echo.Context, action string, in result.DetailsInp
 	return views.Details(views.DetailsPage{
 		Action: action, FirstName: in.FirstName, LastName: in.LastName, BirthYear: in.BirthYear, Gender: in.Gender,
 		Country: in.Country, Errors: errs, Genders: result.Genders, Countries: geo.Countries(httpx.State(c).Locale.Tag),
-		MaxYear: s.Results.Now().Year(),
+		MaxYear: s.Deps.Now().Year(),
 	})
 }
