@@ -107,34 +107,11 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 		opt(&o)
 	}
 	now := o.now
-	catalog, err := i18n.Load(locales.Files)
+	embedded, err := loadEmbedded()
 	if err != nil {
 		return nil, err
 	}
-	css, err := fs.Sub(static.CSS, "css")
-	if err != nil {
-		return nil, err
-	}
-	files, err := assets.New(map[string]fs.FS{"themes": themes.Files, "static/css": css})
-	if err != nil {
-		return nil, err
-	}
-	themeSet, err := theme.Load(themes.Files, files)
-	if err != nil {
-		return nil, err
-	}
-	dist, err := fs.Sub(static.Dist, "dist")
-	if err != nil {
-		return nil, err
-	}
-	bundles, err := islands.Load(dist)
-	if err != nil {
-		return nil, err
-	}
-	exams, err := exam.LoadRegistry()
-	if err != nil {
-		return nil, err
-	}
+	catalog, exams := embedded.catalog, embedded.exams
 	secret, err := sessionSecret(cfg)
 	if err != nil {
 		return nil, err
@@ -164,9 +141,9 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 		Config:    cfg,
 		Logger:    logger,
 		Catalog:   catalog,
-		Themes:    themeSet,
-		Assets:    files,
-		Islands:   bundles,
+		Themes:    embedded.themes,
+		Assets:    embedded.assets,
+		Islands:   embedded.islands,
 		Exams:     exams,
 		Sites:     sites,
 		Sessions:  newSessionStore(secret, cfg.SecureCookies()),
@@ -187,20 +164,8 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 	// Limits in the database are shared on PostgreSQL only: see routes.go.
 	deps.Limits = &ratelimit.Limits{Buckets: ratelimit.InDatabase(st), Now: now, Shared: st.Dialect == store.Postgres}
 	deps.Ping = st.Ping
-	deps.Subscriptions = a.Subscriptions
-	if a.Subscriptions != nil {
-		deps.Unsubscribe = &unsubscribe.Service{Store: st, Subscriptions: a.Subscriptions, Now: now, Compose: mails.cancelLink,
-			PerHour: unsubscribe.DefaultPerHour, ValidFor: unsubscribe.DefaultValidFor}
-	}
-	if a.Subscriptions != nil {
-		a.Subscriptions.Mail = &subscription.Mailer{Templates: templates, Catalog: catalog, BaseURL: cfg.BaseURL}
-		a.Subscriptions.ReportPaid = deps.Results.Paid
-		// Five cards at once, then one every ten minutes, per account.
-		scale := cfg.RateLimitScale
-		cards := ratelimit.Limit{Name: "card", Rate: scale / 600, Burst: max(1, int(5*scale))}
-		if a.Subscriptions.CardAttempts, err = ratelimit.New(ratelimit.InDatabase(st), cards, now); err != nil {
-			return nil, fmt.Errorf("app: card attempt limit: %w", err)
-		}
+	if err := a.wireSubscriptions(cfg, st, &deps, templates, mails, now); err != nil {
+		return nil, err
 	}
 	if err := a.wireReports(st, &deps, withJobs); err != nil {
 		return nil, err
@@ -209,6 +174,65 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 		return nil, err
 	}
 	return a, nil
+}
+
+// embedded is what the service reads from the binary itself: messages,
+// stylesheets and themes, island bundles and the exams.
+type embedded struct {
+	catalog *i18n.Catalog
+	assets  *assets.Assets
+	themes  *theme.Set
+	islands *islands.Manifest
+	exams   *exam.Registry
+}
+
+func loadEmbedded() (embedded, error) {
+	var e embedded
+	var err error
+	if e.catalog, err = i18n.Load(locales.Files); err != nil {
+		return e, err
+	}
+	css, err := fs.Sub(static.CSS, "css")
+	if err != nil {
+		return e, err
+	}
+	if e.assets, err = assets.New(map[string]fs.FS{"themes": themes.Files, "static/css": css}); err != nil {
+		return e, err
+	}
+	if e.themes, err = theme.Load(themes.Files, e.assets); err != nil {
+		return e, err
+	}
+	dist, err := fs.Sub(static.Dist, "dist")
+	if err != nil {
+		return e, err
+	}
+	if e.islands, err = islands.Load(dist); err != nil {
+		return e, err
+	}
+	e.exams, err = exam.LoadRegistry()
+	return e, err
+}
+
+// wireSubscriptions finishes the subscription service (its mails, the
+// report check, the card attempt limit) and the one-click cancel links;
+// nothing when the provider cannot run subscriptions.
+func (a *App) wireSubscriptions(cfg config.Config, st *store.Store, d *handlers.Deps, templates *mail.Templates, mails *mailer, now func() time.Time) error {
+	d.Subscriptions = a.Subscriptions
+	if a.Subscriptions == nil {
+		return nil
+	}
+	d.Unsubscribe = &unsubscribe.Service{Store: st, Subscriptions: a.Subscriptions, Now: now, Compose: mails.cancelLink,
+		PerHour: unsubscribe.DefaultPerHour, ValidFor: unsubscribe.DefaultValidFor}
+	a.Subscriptions.Mail = &subscription.Mailer{Templates: templates, Catalog: d.Catalog, BaseURL: cfg.BaseURL}
+	a.Subscriptions.ReportPaid = d.Results.Paid
+	// Five cards at once, then one every ten minutes, per account.
+	scale := cfg.RateLimitScale
+	cards := ratelimit.Limit{Name: "card", Rate: scale / 600, Burst: max(1, int(5*scale))}
+	var err error
+	if a.Subscriptions.CardAttempts, err = ratelimit.New(ratelimit.InDatabase(st), cards, now); err != nil {
+		return fmt.Errorf("app: card attempt limit: %w", err)
+	}
+	return nil
 }
 
 // newCheckout picks the payment provider. The sandbox's webhook secret is
