@@ -18,8 +18,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-
 	"github.com/chromedp/chromedp/kb"
+
 	"selfmap/internal/pdf"
 )
 
@@ -213,6 +213,9 @@ func screenshotDir(t *testing.T) string {
 type browserPage struct {
 	t   *testing.T
 	ctx context.Context
+	// base is the server the page opens paths on: TestMain's (baseURL)
+	// unless the test started its own.
+	base string
 
 	mu       sync.Mutex
 	console  []consoleEntry
@@ -235,6 +238,12 @@ func newPage(t *testing.T) *browserPage {
 // newPageWithin is newPage for a scenario that needs longer than usual.
 func newPageWithin(t *testing.T, limit time.Duration) *browserPage {
 	t.Helper()
+	return newPageAt(t, baseURL, limit)
+}
+
+// newPageAt is newPageWithin on another server than TestMain's.
+func newPageAt(t *testing.T, base string, limit time.Duration) *browserPage {
+	t.Helper()
 	execPath := chromiumPath(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
@@ -242,7 +251,7 @@ func newPageWithin(t *testing.T, limit time.Duration) *browserPage {
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, pdf.Options(execPath, t.TempDir())...)
 	t.Cleanup(cancelAlloc) // waits for the browser, before TempDir is removed
 
-	p := &browserPage{t: t, dialogs: make(chan string, 8)}
+	p := &browserPage{t: t, base: base, dialogs: make(chan string, 8)}
 	tabCtx, cancelTab := chromedp.NewContext(allocCtx, chromedp.WithListener(p.record))
 	t.Cleanup(cancelTab)
 	p.ctx = tabCtx
@@ -376,7 +385,7 @@ func (p *browserPage) openExpecting(path string, status int64) {
 	p.t.Helper()
 	ctx, cancel := context.WithTimeout(p.ctx, waitTimeout)
 	defer cancel()
-	resp, err := chromedp.Run(ctx, chromedp.NavigateResponse(baseURL+path))
+	resp, err := chromedp.Run(ctx, chromedp.NavigateResponse(p.base+path))
 	if err != nil {
 		p.t.Fatalf("open %s: %v", path, err)
 	}

@@ -5,7 +5,8 @@
 // TestMain builds ./cmd/selfmap, loads the demo data into a fresh SQLite
 // database, starts the server on a free loopback port, and stops it with
 // SIGTERM at the end; a server that does not exit 0 fails the run, because
-// graceful shutdown is a feature too.
+// graceful shutdown is a feature too. A test that drives a flow on
+// PostgreSQL starts a second server of its own (startPostgresServer).
 package e2e
 
 import (
@@ -28,6 +29,7 @@ import (
 	"selfmap/internal/exam"
 	"selfmap/internal/site"
 	"selfmap/internal/store"
+	"selfmap/internal/store/storetest"
 	"selfmap/internal/tracking"
 )
 
@@ -51,6 +53,9 @@ var trackedURL string
 // screens do not (a subscription bought elsewhere).
 var databaseURL string
 
+// binary is the selfmap binary TestMain built, for the servers tests start.
+var binary string
+
 func TestMain(m *testing.M) {
 	os.Exit(run(m))
 }
@@ -63,7 +68,12 @@ func run(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 
-	srv, err := startServer(dir)
+	if binary, err = buildBinary(dir); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	databaseURL = filepath.Join(dir, "e2e.db")
+	srv, err := startServer(dir, databaseURL, addTrackedSite)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: the server did not start:", err)
 		if srv != nil {
@@ -94,29 +104,35 @@ type server struct {
 	err  error         // the result of cmd.Wait, set before done closes
 }
 
-func startServer(dir string) (*server, error) {
+// buildBinary builds ./cmd/selfmap into dir.
+func buildBinary(dir string) (string, error) {
 	if _, err := os.Stat(filepath.Join(moduleRoot, "static", "dist", "manifest.json")); err != nil {
-		return nil, fmt.Errorf("static/dist/manifest.json is missing: run `make islands` first (make test does): %w", err)
+		return "", fmt.Errorf("static/dist/manifest.json is missing: run `make islands` first (make test does): %w", err)
 	}
-
 	bin := filepath.Join(dir, "selfmap")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/selfmap")
 	build.Dir = moduleRoot
 	if out, err := build.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go build ./cmd/selfmap: %w\n%s", err, out)
+		return "", fmt.Errorf("go build ./cmd/selfmap: %w\n%s", err, out)
 	}
+	return bin, nil
+}
 
+// startServer starts the binary on a free loopback port over a database
+// (a SQLite file or a PostgreSQL URL) with the demo data, after prepare
+// (when not nil) has stored what the test needs before the server reads
+// it, and waits until it is healthy.
+func startServer(dir, dbURL string, prepare func(dbURL string) error) (*server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
 	}
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	s := &server{url: "http://" + addr, out: &syncBuffer{}, done: make(chan struct{})}
-	databaseURL = filepath.Join(dir, "e2e.db")
 	env := []string{
 		"ADDR=" + addr,
 		"DATA_DIR=" + dir,
-		"DATABASE_URL=" + filepath.Join(dir, "e2e.db"),
+		"DATABASE_URL=" + dbURL,
 		"BASE_URL=" + s.url,
 		"APP_ENV=dev",
 		"PATH=" + os.Getenv("PATH"),
@@ -124,15 +140,17 @@ func startServer(dir string) (*server, error) {
 	}
 	// The demo data gives the landing pages' counters, notices and reviews
 	// something to show, as `make run` does.
-	seed := exec.Command(bin, "seed")
+	seed := exec.Command(binary, "seed")
 	seed.Dir, seed.Env = dir, env
 	if out, err := seed.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("selfmap seed: %w\n%s", err, out)
 	}
-	if err := addTrackedSite(env); err != nil {
-		return nil, err
+	if prepare != nil {
+		if err := prepare(dbURL); err != nil {
+			return nil, err
+		}
 	}
-	s.cmd = exec.Command(bin, "serve")
+	s.cmd = exec.Command(binary, "serve")
 	s.cmd.Dir = dir
 	s.cmd.Env = env
 	s.cmd.Stdout = s.out
@@ -238,13 +256,7 @@ func (b *syncBuffer) String() string {
 // addTrackedSite configures the site "localhost" with every kind of
 // third-party script, so a test can watch what loads before and after
 // consent; 127.0.0.1 stays a site without any.
-func addTrackedSite(env []string) error {
-	var dbURL string
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "DATABASE_URL="); ok {
-			dbURL = v
-		}
-	}
+func addTrackedSite(dbURL string) error {
 	ctx := context.Background()
 	st, err := store.Open(ctx, dbURL)
 	if err != nil {
@@ -255,4 +267,39 @@ func addTrackedSite(env []string) error {
 		Pixels:     map[string]string{"meta": "1234567890", "tiktok": "CTEST123", "snapchat": "snap-1", "bing": "5000000", "kwai": "kw1"},
 		TagManager: "GTM-TEST1", SessionReplay: "clar1", BotProtection: "0x4AAAAAAA",
 	}})
+}
+
+// startPostgresServer starts a server of the test's own on a PostgreSQL
+// schema of its own (storetest.PostgresURL: skipped without
+// TEST_DATABASE_URL, failed instead under CI=true), and stops it when the
+// test ends, before the schema is dropped; it must exit cleanly too.
+func startPostgresServer(t *testing.T) *server {
+	t.Helper()
+	dbURL := storetest.PostgresURL(t)
+	srv, err := startServer(t.TempDir(), dbURL, nil)
+	if err != nil {
+		if srv != nil {
+			srv.kill()
+			t.Logf("--- server output ---\n%s", srv.output())
+		}
+		t.Fatalf("the server on PostgreSQL did not start: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := srv.stop(); err != nil {
+			t.Errorf("the server on PostgreSQL: graceful shutdown failed: %v\n--- server output ---\n%s", err, srv.output())
+		}
+	})
+	return srv
+}
+
+// openDatabase opens the database of TestMain's server, for a test that
+// sets state the screens do not; it is closed when the test ends.
+func openDatabase(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), databaseURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
 }

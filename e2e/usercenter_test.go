@@ -2,9 +2,6 @@ package e2e
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"net/http"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,8 +10,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
-	"selfmap/internal/payment"
-	"selfmap/internal/store"
+	"selfmap/app/apptest"
 	"selfmap/internal/subscription"
 )
 
@@ -83,33 +79,6 @@ func footerClear(p *browserPage, pageTestID string) bool {
 		const content = document.querySelector('[data-testid=`+pageTestID+`] .wrap').getBoundingClientRect();
 		return fixed && Math.round(bar.bottom) === window.innerHeight && content.bottom <= bar.top + 1 && (!last || last.getBoundingClientRect().bottom <= bar.top + 1);
 	})()`)
-}
-
-// subscribeE2E puts the account on a plan through the sandbox, as a
-// checkout would (the plan pages are built elsewhere).
-func subscribeE2E(t *testing.T, email, planID string) (*subscription.Service, store.Subscription, string) {
-	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, databaseURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	u, err := st.GetUserByEmail(ctx, st.DB, email)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sb := &payment.Sandbox{Store: st, Secret: "e2e", Now: time.Now, Deliver: func(context.Context, []byte, http.Header) error { return nil }}
-	svc := &subscription.Service{Store: st, Provider: sb, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now}
-	card, err := sb.SaveCard(ctx, payment.Card{Number: "4242424242424242", ExpMonth: 12, ExpYear: time.Now().Year() + 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sub, err := svc.PayNow(ctx, subscription.StartInput{CustomerID: u.ID, Email: email, Locale: "en", Country: "US", PlanID: planID, Method: card})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return svc, sub, u.ID
 }
 
 // TestUserCenterNoticesAndCancel walks, at 360 px, the notices (list,
@@ -193,7 +162,15 @@ func TestUserCenterNoticesAndCancel(t *testing.T) {
 		t.Errorf("after reading one the home says %q", got)
 	}
 
-	svc, sub, userID := subscribeE2E(t, email, "basic-weekly")
+	// A plan bought elsewhere (the plan pages have tests of their own),
+	// through the subscription service on the server's database.
+	st := openDatabase(t)
+	user, err := st.GetUserByEmail(context.Background(), st.DB, email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := apptest.Subscriptions(st, time.Now)
+	sub := apptest.Subscribe(t, svc, subscription.StartInput{CustomerID: user.ID, Email: email, PlanID: "basic-weekly"}, false)
 	home("basic")
 	p.click("uc-cancel", "the cancel button")
 	p.waitVisible("cancel-dialog", "the cancel dialog")
@@ -218,7 +195,7 @@ func TestUserCenterNoticesAndCancel(t *testing.T) {
 	}
 	p.assertAbsent("uc-cancel", "a cancelled subscription is still offered a cancel")
 
-	if _, err := svc.Upgrade(context.Background(), userID, sub.ID, "premium-monthly"); err != nil {
+	if _, err := svc.Upgrade(context.Background(), user.ID, sub.ID, "premium-monthly"); err != nil {
 		t.Fatal(err)
 	}
 	home("premium")

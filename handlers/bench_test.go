@@ -11,6 +11,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/app/apptest"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 )
@@ -44,11 +45,12 @@ func BenchmarkHomePageWithProof(b *testing.B) {
 	benchmarkPage(b, "/", map[string]string{"Accept-Language": "en-GB,en;q=0.8"}, withProof)
 }
 
-// withProof stores 200 results over the last week, 120 rated, a few paid
-// in the last half hour, and three approved reviews.
+// withProof stores 200 results over the week before the kit's clock
+// (apptest.Epoch), 120 rated, a few paid in the last half hour, and three
+// approved reviews.
 func withProof(b *testing.B, s *store.Store) {
 	ctx := context.Background()
-	now := time.Now().UTC()
+	now := apptest.Epoch
 	for i := range 200 {
 		at := now.Add(-time.Duration(i) * 50 * time.Minute)
 		if i < 6 {
@@ -86,7 +88,7 @@ func benchmarkPage(b *testing.B, url string, headers map[string]string, fill ...
 	for _, f := range fill {
 		f(b, st)
 	}
-	e := newServer(b, st)
+	e := apptest.New(b, st).Handler
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
@@ -108,14 +110,14 @@ func benchmarkPage(b *testing.B, url string, headers map[string]string, fill ...
 // paidReportLink pays a report through the API and returns a report link
 // to it, so the benchmarks open it as an e-mailed link does.
 func paidReportLink(b *testing.B, s *store.Store) (*echo.Echo, string) {
-	e := newServer(b, s)
-	br := &browser{t: b, e: e, cookies: map[string]*http.Cookie{}}
-	token := br.csrfToken("/")
-	result, _ := br.paidReport(token)
-	if err := s.AddReportLink(context.Background(), s.DB, result, "bench-link", time.Now()); err != nil {
+	k := apptest.New(b, s)
+	br := newBrowser(b, k.Handler)
+	token := br.CSRFToken("/")
+	result, _ := br.PaidReport(token)
+	if err := s.AddReportLink(context.Background(), s.DB, result, "bench-link", k.Clock.Now()); err != nil {
 		b.Fatal(err)
 	}
-	return e, result
+	return k.Handler, result
 }
 
 // BenchmarkReportPage is the full report's Dimensions tab (the larger),

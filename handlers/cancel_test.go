@@ -2,8 +2,6 @@ package handlers_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -12,55 +10,18 @@ import (
 	"testing"
 	"time"
 
-	"selfmap/internal/payment"
+	"selfmap/app/apptest"
 	"selfmap/internal/store"
-	"selfmap/internal/store/storetest"
-	"selfmap/internal/subscription"
 )
-
-// subscribe starts a basic trial for email with a sandbox card, as the
-// checkout does.
-func subscribe(t *testing.T, s *store.Store, email string) store.Subscription {
-	t.Helper()
-	sb := &payment.Sandbox{Store: s, Secret: "test", Now: time.Now, Deliver: func(context.Context, []byte, http.Header) error { return nil }}
-	svc := &subscription.Service{Store: s, Provider: sb, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: time.Now}
-	ctx := context.Background()
-	card, err := sb.SaveCard(ctx, payment.Card{Number: "4242424242424242", ExpMonth: 12, ExpYear: time.Now().Year() + 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sub, err := svc.StartTrial(ctx, subscription.StartInput{CustomerID: "user-" + email, Email: email, Locale: "en", Country: "US",
-		PlanID: "basic-weekly", Method: card})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sub
-}
-
-// expect opens path with the browser's cookies and checks the status and
-// what the page shows.
-func (b *browser) expect(path string, status int, contains ...string) *httptest.ResponseRecorder {
-	b.t.Helper()
-	rec := b.do(httptest.NewRequest("GET", path, nil))
-	if rec.Code != status {
-		b.t.Fatalf("GET %s: %d, want %d; %.300s", path, rec.Code, status, rec.Body.String())
-	}
-	for _, want := range contains {
-		if !strings.Contains(rec.Body.String(), want) {
-			b.t.Errorf("GET %s lacks %q", path, want)
-		}
-	}
-	return rec
-}
 
 // cancelForm posts the cancel page's form with its token.
 func (b *browser) cancelForm(path, email string) *httptest.ResponseRecorder {
-	b.t.Helper()
-	token := csrfField.FindStringSubmatch(b.do(httptest.NewRequest("GET", path, nil)).Body.String())
+	b.T.Helper()
+	token := csrfField.FindStringSubmatch(b.Get(path).Body.String())
 	if token == nil {
-		b.t.Fatalf("no form token on %s", path)
+		b.T.Fatalf("no form token on %s", path)
 	}
-	return b.postForm(path, url.Values{"_csrf": {token[1]}, "email": {email}})
+	return b.PostForm(path, url.Values{"_csrf": {token[1]}, "email": {email}})
 }
 
 var cancelLinkInMail = regexp.MustCompile(`http://selfmap\.test(/[a-z-]*/?cancel/confirm/BMBTI-1807)\?t=([A-Za-z0-9_-]{43})`)
@@ -70,17 +31,18 @@ var cancelLinkInMail = regexp.MustCompile(`http://selfmap\.test(/[a-z-]*/?cancel
 // cancelling at the period's end once, the success page saying until
 // when, refused links and forged posts changing nothing.
 func TestCancelByEmail(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		sub := subscribe(t, s, "ana@example.com")
-		b := &browser{t: t, e: newServerWith(t, s, map[string]string{"RATE_LIMIT_SCALE": "100"}), cookies: map[string]*http.Cookie{}}
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s := k.Store
+		sub := k.TrialSubscription(t, "ana@example.com", "basic-weekly")
+		b := newBrowser(t, k.Handler)
 		const page = "/cancel/subscription/BMBTI-1807"
 
-		scenario{url: page, status: 200, contains: []string{`data-testid="cancel-form"`, "Cancel your subscription", `name="_csrf"`}}.run(t, b.e)
-		scenario{url: "/cancel-subscription/BMBTI-1807?hl=EN", status: 301, location: page + "?hl=EN"}.run(t, b.e)
-		scenario{url: "/cancel-success/BMBTI-1807", status: 301, location: "/cancel/success/BMBTI-1807"}.run(t, b.e)
-		scenario{url: "/cancel/subscription/NOPE-1", status: 404}.run(t, b.e)
+		scenario{url: page, status: 200, contains: []string{`data-testid="cancel-form"`, "Cancel your subscription", `name="_csrf"`}}.run(t, b.Handler)
+		scenario{url: "/cancel-subscription/BMBTI-1807?hl=EN", status: 301, location: page + "?hl=EN"}.run(t, b.Handler)
+		scenario{url: "/cancel-success/BMBTI-1807", status: 301, location: "/cancel/success/BMBTI-1807"}.run(t, b.Handler)
+		scenario{url: "/cancel/subscription/NOPE-1", status: 404}.run(t, b.Handler)
 		scenario{name: "no token", method: "POST", url: page, body: "email=ana%40example.com",
-			headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, status: 403}.run(t, b.e)
+			headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, status: 403}.run(t, b.Handler)
 
 		for _, tc := range []struct {
 			path, email string
@@ -107,7 +69,7 @@ func TestCancelByEmail(t *testing.T) {
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/fr"+page {
 			t.Fatalf("a known address: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
-		b.expect("/fr"+page, 200, `data-testid="cancel-sent"`, "Consultez votre boîte de réception")
+		b.Expect("/fr"+page, 200, `data-testid="cancel-sent"`, "Consultez votre boîte de réception")
 		var m store.Mail
 		if err := s.DB.Get(&m, `SELECT subject, body, html_body, locale FROM mail_outbox WHERE kind = 'cancel_link'`); err != nil {
 			t.Fatal(err)
@@ -120,24 +82,24 @@ func TestCancelByEmail(t *testing.T) {
 		confirmURL := link[1] + "?t=" + link[2]
 		until := sub.CurrentPeriodEnd.UTC().Format("2006-01-02")
 
-		rec = b.expect(confirmURL, 200, `data-testid="cancel-confirm-form"`, until)
+		rec = b.Expect(confirmURL, 200, `data-testid="cancel-confirm-form"`, until)
 		if got, _ := s.GetSubscription(context.Background(), s.DB, sub.ID); got.CancelAtPeriodEnd {
 			t.Fatal("opening the link cancelled")
 		}
 		csrf := csrfField.FindStringSubmatch(rec.Body.String())[1]
-		if rec := b.postForm(link[1], url.Values{"t": {link[2]}}); rec.Code != http.StatusForbidden {
+		if rec := b.PostForm(link[1], url.Values{"t": {link[2]}}); rec.Code != http.StatusForbidden {
 			t.Errorf("a confirm without its form token: %d", rec.Code)
 		}
 		if got, _ := s.GetSubscription(context.Background(), s.DB, sub.ID); got.CancelAtPeriodEnd {
 			t.Fatal("a forged confirm cancelled")
 		}
 
-		rec = b.postForm(link[1], url.Values{"_csrf": {csrf}, "t": {link[2]}})
+		rec = b.PostForm(link[1], url.Values{"_csrf": {csrf}, "t": {link[2]}})
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/fr/cancel/success/BMBTI-1807" {
 			t.Fatalf("confirm: %d %s %.300s", rec.Code, rec.Header().Get("Location"), rec.Body.String())
 		}
-		b.expect("/fr/cancel/success/BMBTI-1807", 200, "Votre abonnement est résilié", `data-testid="cancel-until"`, until)
-		b.expect("/fr/cancel/success/BMBTI-1807", 200, "Votre abonnement est résilié", "n’est pas remboursée")
+		b.Expect("/fr/cancel/success/BMBTI-1807", 200, "Votre abonnement est résilié", `data-testid="cancel-until"`, until)
+		b.Expect("/fr/cancel/success/BMBTI-1807", 200, "Votre abonnement est résilié", "n’est pas remboursée")
 		got, _ := s.GetSubscription(context.Background(), s.DB, sub.ID)
 		if !got.CancelAtPeriodEnd || got.Status != "trialing" || !got.CurrentPeriodEnd.Equal(sub.CurrentPeriodEnd) {
 			t.Errorf("after the cancel: %+v", got)
@@ -145,7 +107,7 @@ func TestCancelByEmail(t *testing.T) {
 
 		// Replayed, the link is spent and nothing changes.
 		mails := countRows(t, s, "mail_outbox")
-		rec = b.postForm(link[1], url.Values{"_csrf": {csrf}, "t": {link[2]}})
+		rec = b.PostForm(link[1], url.Values{"_csrf": {csrf}, "t": {link[2]}})
 		if rec.Code != http.StatusGone || !strings.Contains(rec.Body.String(), "déjà été utilisé") {
 			t.Errorf("a replayed confirm: %d", rec.Code)
 		}
@@ -153,30 +115,31 @@ func TestCancelByEmail(t *testing.T) {
 		if again.Version != got.Version || countRows(t, s, "mail_outbox") != mails {
 			t.Error("a replayed confirm changed something")
 		}
-		scenario{url: confirmURL, status: 410, contains: []string{`data-testid="cancel-link-error"`}, notContain: []string{"cancel-confirm-form"}}.run(t, b.e)
-		scenario{url: "/cancel/confirm/BMBTI-1807?t=unknown", status: 404, contains: []string{"This cancel link is not valid"}}.run(t, b.e)
-		scenario{url: "/cancel/confirm/BMBTI-1807", status: 404, contains: []string{"This cancel link is not valid"}}.run(t, b.e)
+		scenario{url: confirmURL, status: 410, contains: []string{`data-testid="cancel-link-error"`}, notContain: []string{"cancel-confirm-form"}}.run(t, b.Handler)
+		scenario{url: "/cancel/confirm/BMBTI-1807?t=unknown", status: 404, contains: []string{"This cancel link is not valid"}}.run(t, b.Handler)
+		scenario{url: "/cancel/confirm/BMBTI-1807", status: 404, contains: []string{"This cancel link is not valid"}}.run(t, b.Handler)
 
 		// An expired link.
-		old := time.Now().Add(-25 * time.Hour)
+		old := k.Clock.Now().Add(-25 * time.Hour)
 		if err := s.AddCancelLink(context.Background(), s.DB, "ana@example.com", "expired-token", old, old.Add(24*time.Hour)); err != nil {
 			t.Fatal(err)
 		}
-		scenario{url: "/de/cancel/confirm/BMBTI-1807?t=expired-token", status: 410, contains: []string{"Dieser Kündigungslink ist abgelaufen"}}.run(t, b.e)
+		scenario{url: "/de/cancel/confirm/BMBTI-1807?t=expired-token", status: 410, contains: []string{"Dieser Kündigungslink ist abgelaufen"}}.run(t, b.Handler)
 
 		// The address of a subscription that already ends is unknown now.
 		if rec := b.cancelForm(page, "ana@example.com"); rec.Code != http.StatusNotFound {
 			t.Errorf("asking again after the cancel: %d", rec.Code)
 		}
-	})
+	}, apptest.WithEnv(map[string]string{"RATE_LIMIT_SCALE": "100"}))
 }
 
 // A mailbox gets three cancel links an hour; a client address a few
 // requests, then one a minute.
 func TestCancelRateLimits(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		subscribe(t, s, "bo@example.com")
-		b := &browser{t: t, e: newServerWith(t, s, map[string]string{"RATE_LIMIT_SCALE": "100"}), cookies: map[string]*http.Cookie{}}
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s := k.Store
+		k.TrialSubscription(t, "bo@example.com", "basic-weekly")
+		b := newBrowser(t, k.Handler)
 		const page = "/cancel/subscription/BMBTI-1807"
 		for i := range 3 {
 			if rec := b.cancelForm(page, "bo@example.com"); rec.Code != http.StatusSeeOther {
@@ -191,7 +154,7 @@ func TestCancelRateLimits(t *testing.T) {
 			t.Errorf("%d links after a refused fourth", n)
 		}
 
-		b = &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
+		b = newBrowser(t, apptest.New(t, s, apptest.WithClock(k.Clock)).Handler)
 		codes := []int{}
 		for range 7 {
 			codes = append(codes, b.cancelForm(page, "nobody@example.com").Code)
@@ -199,5 +162,5 @@ func TestCancelRateLimits(t *testing.T) {
 		if codes[0] != http.StatusNotFound || codes[len(codes)-1] != http.StatusTooManyRequests {
 			t.Errorf("one client address: %v", codes)
 		}
-	})
+	}, apptest.WithEnv(map[string]string{"RATE_LIMIT_SCALE": "100"}))
 }

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"selfmap/internal/store"
-	"selfmap/internal/store/storetest"
+	"selfmap/app/apptest"
 )
 
 // Once the report is paid, the e-mail and details steps (the form and the
@@ -20,10 +19,10 @@ import (
 // band, is still taken. The e-mail step of a paid result leads to the
 // report.
 func TestPaidDetailsAreFrozen(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := newBrowser(t, newServer(t, s))
-		token := b.csrfToken("/")
-		rec := b.postJSON("/api/exam/order/info", token, submission(t, func(i int) int { return i%5 + 1 }))
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, b := k.Store, newBrowser(t, k.Handler)
+		token := b.CSRFToken("/")
+		rec := b.PostJSON("/api/exam/order/info", token, apptest.Submission(t, func(i int) int { return i%5 + 1 }))
 		var sub struct {
 			Data struct{ ResultID, OrderNumber string }
 		}
@@ -34,7 +33,7 @@ func TestPaidDetailsAreFrozen(t *testing.T) {
 		emailURL := "/answer/email/BMBTI-1807?r=" + id
 		step := func(form url.Values) *httptest.ResponseRecorder {
 			form.Set("_csrf", token)
-			return b.postForm(emailURL, form)
+			return b.PostForm(emailURL, form)
 		}
 		details := url.Values{"step": {"details"}, "firstName": {"Ana"}, "lastName": {"Kim"}, "birthYear": {"1995"}, "gender": {"female"}, "country": {"KR"}}
 		if rec := step(url.Values{"step": {"email"}, "email": {"ana@example.com"}}); rec.Code != http.StatusSeeOther {
@@ -43,13 +42,13 @@ func TestPaidDetailsAreFrozen(t *testing.T) {
 		if rec := step(details); rec.Code != http.StatusSeeOther {
 			t.Fatalf("details: %d", rec.Code)
 		}
-		b.confirm(token, b.startPayment("/pay/pay/order/create", token, sub.Data.OrderNumber, "mbti-report"))
+		b.ConfirmCard(token, b.StartPayment("/pay/pay/order/create", token, sub.Data.OrderNumber, "mbti-report"))
 		paid, err := s.GetResult(t.Context(), s.DB, id)
 		if err != nil || !strings.HasPrefix(paid.NormGroup, "F 21-40") || paid.Country.String != "KR" {
 			t.Fatalf("paid result %+v, %v", paid, err)
 		}
 
-		if rec := b.get(emailURL); rec.Code != http.StatusSeeOther || !strings.HasPrefix(rec.Header().Get("Location"), "/report/result/BMBTI-1807?") {
+		if rec := b.Get(emailURL); rec.Code != http.StatusSeeOther || !strings.HasPrefix(rec.Header().Get("Location"), "/report/result/BMBTI-1807?") {
 			t.Errorf("the e-mail step of a paid result: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
 		for _, tc := range []struct {
@@ -75,7 +74,7 @@ func TestPaidDetailsAreFrozen(t *testing.T) {
 			!strings.Contains(rec.Body.String(), "so its e-mail address can no longer change") {
 			t.Errorf("another address in the form: %d", rec.Code)
 		}
-		api := b.postJSON("/api/exam/order/update/email", token, map[string]string{"orderNumber": sub.Data.OrderNumber, "email": "eve@example.com"})
+		api := b.PostJSON("/api/exam/order/update/email", token, map[string]string{"orderNumber": sub.Data.OrderNumber, "email": "eve@example.com"})
 		if api.Code != http.StatusBadRequest || !strings.Contains(api.Body.String(), "so its e-mail address can no longer change") {
 			t.Errorf("another address through the API: %d %s", api.Code, api.Body.String())
 		}
@@ -86,7 +85,7 @@ func TestPaidDetailsAreFrozen(t *testing.T) {
 		}
 
 		// Corrections that keep the norm group and the country.
-		if rec := b.postJSON("/api/exam/order/update/email", token, map[string]string{"orderNumber": sub.Data.OrderNumber, "email": "ANA@example.com"}); rec.Code != http.StatusOK {
+		if rec := b.PostJSON("/api/exam/order/update/email", token, map[string]string{"orderNumber": sub.Data.OrderNumber, "email": "ANA@example.com"}); rec.Code != http.StatusOK {
 			t.Errorf("the same address again: %d %s", rec.Code, rec.Body.String())
 		}
 		details.Set("firstName", "Anna")

@@ -5,58 +5,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"regexp"
 	"strings"
 	"testing"
 
-	"selfmap/internal/exam"
+	"selfmap/app/apptest"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 )
-
-// submission answers every statement of exam 1807 with value(i).
-func submission(t testing.TB, value func(i int) int) map[string]any {
-	t.Helper()
-	reg, err := exam.LoadRegistry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, _ := reg.Exam(1807)
-	var answers []map[string]any
-	for i, q := range e.Instrument.Questions("en") {
-		answers = append(answers, map[string]any{"id": q.ID, "value": value(i)})
-	}
-	return map[string]any{"examId": 1807, "code": "BMBTI", "version": e.FullVersion(), "answers": answers, "durationSeconds": 700}
-}
-
-// csrfToken opens a page and returns its CSRF token.
-func (b *browser) csrfToken(path string) string {
-	b.t.Helper()
-	m := regexp.MustCompile(`"csrf":"([^"]+)"`).FindStringSubmatch(b.do(httptest.NewRequest("GET", path, nil)).Body.String())
-	if m == nil {
-		b.t.Fatalf("no CSRF token on %s", path)
-	}
-	return m[1]
-}
-
-func (b *browser) postJSON(path, token string, body any) *httptest.ResponseRecorder {
-	b.t.Helper()
-	buf, err := json.Marshal(body)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	req := httptest.NewRequest("POST", path, strings.NewReader(string(buf)))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-CSRF-Token", token)
-	return b.do(req)
-}
-
-func (b *browser) postForm(path string, form url.Values) *httptest.ResponseRecorder {
-	b.t.Helper()
-	req := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	return b.do(req)
-}
 
 func countRows(t *testing.T, s *store.Store, table string) int {
 	t.Helper()
@@ -72,23 +27,23 @@ func countRows(t *testing.T, s *store.Store, table string) int {
 // incomplete form first), and read the free result; another browser sees
 // none of it.
 func TestAnswerFlow(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
-		token := b.csrfToken("/ko/")
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, b := k.Store, newBrowser(t, k.Handler)
+		token := b.CSRFToken("/ko/")
 
 		// Bad submissions answer 400 in the visitor's language and store nothing.
-		bad := submission(t, func(int) int { return 3 })
+		bad := apptest.Submission(t, func(int) int { return 3 })
 		bad["answers"] = bad["answers"].([]map[string]any)[:119]
-		rec := b.postJSON("/api/exam/order/info?hl=KR", token, bad)
+		rec := b.PostJSON("/api/exam/order/info?hl=KR", token, bad)
 		if rec.Code != 400 || !strings.Contains(rec.Body.String(), `"result":400`) || !strings.Contains(rec.Body.String(), "120") {
 			t.Fatalf("incomplete submission: %d %s", rec.Code, rec.Body.String())
 		}
-		bad = submission(t, func(int) int { return 3 })
+		bad = apptest.Submission(t, func(int) int { return 3 })
 		bad["answers"].([]map[string]any)[0]["value"] = 9
-		if rec := b.postJSON("/api/exam/order/info", token, bad); rec.Code != 400 {
+		if rec := b.PostJSON("/api/exam/order/info", token, bad); rec.Code != 400 {
 			t.Fatalf("value 9: %d %s", rec.Code, rec.Body.String())
 		}
-		if rec := b.postJSON("/api/exam/order/info", "forged", submission(t, func(int) int { return 3 })); rec.Code != 403 {
+		if rec := b.PostJSON("/api/exam/order/info", "forged", apptest.Submission(t, func(int) int { return 3 })); rec.Code != 403 {
 			t.Fatalf("forged token: %d", rec.Code)
 		}
 		if n := countRows(t, s, "results"); n != 0 {
@@ -96,7 +51,7 @@ func TestAnswerFlow(t *testing.T) {
 		}
 
 		// A good one: extraverted, open, agreeable, conscientious, calm answers.
-		rec = b.postJSON("/api/exam/order/info?hl=KR", token, submission(t, func(i int) int { return 4 }))
+		rec = b.PostJSON("/api/exam/order/info?hl=KR", token, apptest.Submission(t, func(i int) int { return 4 }))
 		if rec.Code != 200 {
 			t.Fatalf("submission: %d %s", rec.Code, rec.Body.String())
 		}
@@ -111,37 +66,37 @@ func TestAnswerFlow(t *testing.T) {
 			t.Fatalf("submission answered %+v", env.Data)
 		}
 
-		page := b.do(httptest.NewRequest("GET", "/ko/answer/submit/BMBTI-1807", nil))
+		page := b.Get("/ko/answer/submit/BMBTI-1807")
 		if page.Code != 200 || !strings.Contains(page.Body.String(), `data-testid="get-report"`) || !strings.Contains(page.Body.String(), "/ko/answer/email/BMBTI-1807?r="+id) {
 			t.Fatalf("submitted screen: %d %.300s", page.Code, page.Body.String())
 		}
 
 		emailURL := "/ko/answer/email/BMBTI-1807?r=" + id
-		page = b.do(httptest.NewRequest("GET", emailURL, nil))
+		page = b.Get(emailURL)
 		form := url.Values{"_csrf": {csrfField.FindStringSubmatch(page.Body.String())[1]}, "step": {"email"}, "email": {"not-an-address"}}
-		rec = b.postForm(emailURL, form)
+		rec = b.PostForm(emailURL, form)
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `data-testid="email-error"`) ||
 			!strings.Contains(rec.Body.String(), `value="not-an-address"`) {
 			t.Fatalf("bad e-mail: %d", rec.Code)
 		}
 		form.Set("email", "ana@example.com")
-		if rec := b.postForm(emailURL, form); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != emailURL {
+		if rec := b.PostForm(emailURL, form); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != emailURL {
 			t.Fatalf("good e-mail: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
 
-		page = b.do(httptest.NewRequest("GET", emailURL, nil))
+		page = b.Get(emailURL)
 		if !strings.Contains(page.Body.String(), `data-testid="details-form"`) {
 			t.Fatal("no details form after the e-mail")
 		}
 		details := url.Values{"_csrf": form["_csrf"], "step": {"details"}, "firstName": {"Ana"}, "lastName": {""}, "birthYear": {"1890"}, "gender": {"female"}, "country": {"KR"}}
-		rec = b.postForm(emailURL, details)
+		rec = b.PostForm(emailURL, details)
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `data-testid="lastName-error"`) ||
 			!strings.Contains(rec.Body.String(), `value="Ana"`) || !strings.Contains(rec.Body.String(), `birthYear-error`) {
 			t.Fatalf("incomplete details: %d", rec.Code)
 		}
 		details.Set("lastName", "Kim")
 		details.Set("birthYear", "1995")
-		if rec := b.postForm(emailURL, details); rec.Code != http.StatusSeeOther {
+		if rec := b.PostForm(emailURL, details); rec.Code != http.StatusSeeOther {
 			t.Fatalf("details: %d", rec.Code)
 		}
 		stored, err := s.GetResult(t.Context(), s.DB, id)
@@ -149,11 +104,11 @@ func TestAnswerFlow(t *testing.T) {
 			t.Fatalf("stored result %+v, %v", stored, err)
 		}
 
-		rec = b.do(httptest.NewRequest("GET", emailURL, nil))
+		rec = b.Get(emailURL)
 		if rec.Code != http.StatusSeeOther || !strings.Contains(rec.Header().Get("Location"), "/ko/report/result-free-test/BMBTI-1807?r="+id) {
 			t.Fatalf("e-mail step after details: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
-		free := b.do(httptest.NewRequest("GET", rec.Header().Get("Location"), nil)).Body.String()
+		free := b.Do(httptest.NewRequest("GET", rec.Header().Get("Location"), nil)).Body.String()
 		for _, want := range []string{`data-testid="type-code">` + stored.ResultCode, `data-testid="dimension-bars"`, `data-testid="unlock"`, `<html lang="ko">`} {
 			if !strings.Contains(free, want) {
 				t.Errorf("free result lacks %q", want)
@@ -164,28 +119,28 @@ func TestAnswerFlow(t *testing.T) {
 		}
 
 		// Another browser: the same links answer like missing pages.
-		other := &browser{t: t, e: b.e, cookies: map[string]*http.Cookie{}}
+		other := newBrowser(t, b.Handler)
 		for _, path := range []string{"/report/result-free-test/BMBTI-1807?r=" + id, emailURL, "/report/result-free-test/BMBTI-1807?r=nope"} {
-			if rec := other.do(httptest.NewRequest("GET", path, nil)); rec.Code != 404 {
+			if rec := other.Get(path); rec.Code != 404 {
 				t.Errorf("a stranger opening %s: %d", path, rec.Code)
 			}
 		}
-		if rec := other.do(httptest.NewRequest("GET", "/answer/submit/BMBTI-1807", nil)); rec.Code != http.StatusSeeOther ||
+		if rec := other.Get("/answer/submit/BMBTI-1807"); rec.Code != http.StatusSeeOther ||
 			rec.Header().Get("Location") != "/answer/question/BMBTI-1807" {
 			t.Errorf("submitted screen without answers: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
-		otherToken := other.csrfToken("/")
-		if rec := other.postJSON("/api/exam/order/update/email", otherToken, map[string]string{"orderNumber": env.Data.OrderNumber, "email": "x@example.com"}); rec.Code != 404 {
+		otherToken := other.CSRFToken("/")
+		if rec := other.PostJSON("/api/exam/order/update/email", otherToken, map[string]string{"orderNumber": env.Data.OrderNumber, "email": "x@example.com"}); rec.Code != 404 {
 			t.Errorf("a stranger changing the e-mail: %d", rec.Code)
 		}
-		if rec := b.postJSON("/api/exam/order/update/email", token, map[string]string{"orderNumber": env.Data.OrderNumber, "email": "new@example.org"}); rec.Code != 200 {
+		if rec := b.PostJSON("/api/exam/order/update/email", token, map[string]string{"orderNumber": env.Data.OrderNumber, "email": "new@example.org"}); rec.Code != 200 {
 			t.Errorf("the owner changing the e-mail: %d %s", rec.Code, rec.Body.String())
 		}
 	})
 }
 
 func TestExamAPI(t *testing.T) {
-	e := newServer(t, storetest.SQLite(t))
+	e := apptest.New(t, storetest.SQLite(t)).Handler
 	for _, sc := range []scenario{
 		{url: "/api/exam/question/list/1807/JA", status: 200, contains: []string{`"lang":"JA"`, `"pageSize":5`, `"version":"ipip-neo-120@6.0.13/1"`}},
 		{url: "/api/exam/question/list/1807/zh-HK", status: 200, contains: []string{`"lang":"HK"`}},
@@ -210,8 +165,8 @@ func TestExamAPI(t *testing.T) {
 }
 
 func TestCatalogueAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		for _, sc := range []scenario{
 			// No price was ever paid above today's, so no reference price.
 			{url: "/api/exam/sku/list/1807/KR/KR", status: 200, contains: []string{`"skuId":"mbti-report"`, `"currency":"KRW"`, `"amount":1300000`},

@@ -2,8 +2,6 @@ package handlers_test
 
 import (
 	"bufio"
-	"context"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -12,50 +10,20 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"selfmap/app"
-	"selfmap/internal/config"
-	"selfmap/internal/content"
-	"selfmap/internal/exam"
+	"selfmap/app/apptest"
 	"selfmap/internal/i18n"
-	"selfmap/internal/site"
-	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 )
 
-// newServer builds the real handler over a fresh database, with one site
-// (relax.example) so host-based theming can be tested.
-func newServer(t testing.TB, s *store.Store) *echo.Echo {
-	t.Helper()
-	return newServerWith(t, s, nil)
-}
+// browser is the kit's test browser with the steps of this package's
+// screens (register, the cancel and retrieve forms, ...).
+type browser struct{ *apptest.Browser }
 
-// newServerWith is newServer with more environment variables.
-func newServerWith(t testing.TB, s *store.Store, env map[string]string) *echo.Echo {
-	t.Helper()
-	vars := map[string]string{"DATA_DIR": t.TempDir(), "BASE_URL": "http://selfmap.test"}
-	for k, v := range env {
-		vars[k] = v
-	}
-	cfg, err := config.Load(func(k string) string { return vars[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.SaveSite(context.Background(), s.DB, site.Site{Host: "relax.example", Theme: "relax", Home: exam.DefaultPair}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := content.Sync(context.Background(), s, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a.Handler
-}
+// newBrowser is a browser with no cookies on a handler.
+func newBrowser(t testing.TB, h http.Handler) *browser { return &browser{apptest.NewBrowser(t, h)} }
 
 type scenario struct {
 	name       string
@@ -71,7 +39,7 @@ type scenario struct {
 	chunked bool
 }
 
-func (sc scenario) run(t *testing.T, e *echo.Echo) *httptest.ResponseRecorder {
+func (sc scenario) run(t *testing.T, e http.Handler) *httptest.ResponseRecorder {
 	t.Helper()
 	method := sc.method
 	if method == "" {
@@ -175,8 +143,8 @@ func TestScenarios(t *testing.T) {
 		{name: "no redirect through a backslash", url: "/fr/%5Cevil.example?hl=EN", status: 404},
 		{name: "no redirect through a cookie", url: "//evil.example", headers: map[string]string{"Cookie": "i18n_redirected=fr"}, status: 404},
 	}
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		for _, sc := range scenarios {
 			t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })
 		}
@@ -184,7 +152,7 @@ func TestScenarios(t *testing.T) {
 }
 
 func TestSecurityHeaders(t *testing.T) {
-	e := newServer(t, storetest.SQLite(t))
+	e := apptest.New(t, storetest.SQLite(t)).Handler
 	a := scenario{url: "/", status: 200}.run(t, e)
 	b := scenario{url: "/", status: 200}.run(t, e)
 	csp := a.Header().Get("Content-Security-Policy")
@@ -225,7 +193,7 @@ func TestSecurityHeaders(t *testing.T) {
 }
 
 func TestHLStoresTheLocaleCookie(t *testing.T) {
-	e := newServer(t, storetest.SQLite(t))
+	e := apptest.New(t, storetest.SQLite(t)).Handler
 	rec := scenario{url: "/?hl=FR", status: 302}.run(t, e)
 	var found bool
 	for _, ck := range rec.Result().Cookies() {
@@ -238,31 +206,12 @@ func TestHLStoresTheLocaleCookie(t *testing.T) {
 	}
 }
 
-// browser keeps cookies between requests, as a visitor's browser does.
-type browser struct {
-	t       testing.TB
-	e       *echo.Echo
-	cookies map[string]*http.Cookie
-}
-
-func (b *browser) do(req *http.Request) *httptest.ResponseRecorder {
-	for _, c := range b.cookies {
-		req.AddCookie(c)
-	}
-	rec := httptest.NewRecorder()
-	b.e.ServeHTTP(rec, req)
-	for _, c := range rec.Result().Cookies() {
-		b.cookies[c.Name] = c
-	}
-	return rec
-}
-
 var csrfField = regexp.MustCompile(`name="_csrf" value="([^"]+)"`)
 
 func TestConsentFormFlow(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
-		page := b.do(httptest.NewRequest("GET", "/es/?utm=1", nil))
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		b := newBrowser(t, k.Handler)
+		page := b.Get("/es/?utm=1")
 		m := csrfField.FindStringSubmatch(page.Body.String())
 		if m == nil || !strings.Contains(page.Body.String(), `data-testid="consent-banner"`) {
 			t.Fatalf("first visit shows no banner with a token: %.500s", page.Body.String())
@@ -270,21 +219,21 @@ func TestConsentFormFlow(t *testing.T) {
 		form := url.Values{"_csrf": {m[1]}, "choice": {"none"}, "next": {"/es/?utm=1"}}
 		req := httptest.NewRequest("POST", "/es/consent", strings.NewReader(form.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		rec := b.do(req)
+		rec := b.Do(req)
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/es/?utm=1" {
 			t.Fatalf("reject: %d %q", rec.Code, rec.Header().Get("Location"))
 		}
-		if b.cookies["consent"] == nil || b.cookies["consent"].Value != "v1.a0.m0" {
-			t.Fatalf("consent cookie after reject = %v", b.cookies["consent"])
+		if b.Cookies["consent"] == nil || b.Cookies["consent"].Value != "v1.a0.m0" {
+			t.Fatalf("consent cookie after reject = %v", b.Cookies["consent"])
 		}
-		after := b.do(httptest.NewRequest("GET", "/es/?utm=1", nil)).Body.String()
+		after := b.Get("/es/?utm=1").Body.String()
 		if strings.Contains(after, `data-testid="consent-banner"`) {
 			t.Error("banner still shown after a choice")
 		}
 		if !strings.Contains(after, `data-testid="flash"`) {
 			t.Error("no confirmation after the redirect")
 		}
-		if strings.Contains(b.do(httptest.NewRequest("GET", "/es/", nil)).Body.String(), `data-testid="flash"`) {
+		if strings.Contains(b.Get("/es/").Body.String(), `data-testid="flash"`) {
 			t.Error("the confirmation shows twice")
 		}
 
@@ -296,9 +245,9 @@ func TestConsentFormFlow(t *testing.T) {
 		req = httptest.NewRequest("POST", "/api/consent?hl=ES", strings.NewReader(`{"analytics":true,"marketing":false}`))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("X-CSRF-Token", token[1])
-		rec = b.do(req)
-		if rec.Code != 200 || b.cookies["consent"].Value != "v1.a1.m0" {
-			t.Fatalf("API consent: %d %s, cookie %v", rec.Code, rec.Body.String(), b.cookies["consent"])
+		rec = b.Do(req)
+		if rec.Code != 200 || b.Cookies["consent"].Value != "v1.a1.m0" {
+			t.Fatalf("API consent: %d %s, cookie %v", rec.Code, rec.Body.String(), b.Cookies["consent"])
 		}
 
 		// A valid token from another site's page is still refused.
@@ -306,7 +255,7 @@ func TestConsentFormFlow(t *testing.T) {
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("X-CSRF-Token", token[1])
 		req.Header.Set("Sec-Fetch-Site", "cross-site")
-		if rec := b.do(req); rec.Code != http.StatusForbidden {
+		if rec := b.Do(req); rec.Code != http.StatusForbidden {
 			t.Fatalf("cross-site POST: %d", rec.Code)
 		}
 		// An open redirect through next is refused.
@@ -314,7 +263,7 @@ func TestConsentFormFlow(t *testing.T) {
 			form = url.Values{"_csrf": {token[1]}, "choice": {"all"}, "next": {next}}
 			req = httptest.NewRequest("POST", "/consent", strings.NewReader(form.Encode()))
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-			if rec := b.do(req); rec.Header().Get("Location") != "/" {
+			if rec := b.Do(req); rec.Header().Get("Location") != "/" {
 				t.Errorf("next=%q redirected to %q", next, rec.Header().Get("Location"))
 			}
 		}
@@ -323,12 +272,7 @@ func TestConsentFormFlow(t *testing.T) {
 
 func TestPanicAnswers500AndLogsTheCause(t *testing.T) {
 	var logs strings.Builder
-	cfg, _ := config.Load(func(k string) string { return map[string]string{"DATA_DIR": t.TempDir()}[k] })
-	a, err := app.New(cfg, slog.New(slog.NewTextHandler(&logs, nil)), storetest.SQLite(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := a.Handler
+	e := apptest.New(t, storetest.SQLite(t), apptest.WithLogger(slog.New(slog.NewTextHandler(&logs, nil)))).Handler
 	e.GET("/test/panic", func(echo.Context) error { panic("boom in handler") })
 	rec := scenario{url: "/ko/test/panic", status: 500, contains: []string{`<html lang="ko">`, `data-testid="go-home"`}, notContain: []string{"boom"}}.run(t, e)
 	id := rec.Header().Get("X-Request-Id")
@@ -343,7 +287,7 @@ func TestPanicAnswers500AndLogsTheCause(t *testing.T) {
 // Every path of the spec's route table: aliases answer 301 to their target
 // with the query kept, in every locale; the pages built so far answer 200.
 func TestRouteTable(t *testing.T) {
-	e := newServer(t, storetest.SQLite(t))
+	e := apptest.New(t, storetest.SQLite(t)).Handler
 	f, err := os.Open("testdata/routes.tsv")
 	if err != nil {
 		t.Fatal(err)
@@ -390,7 +334,7 @@ func TestRouteTable(t *testing.T) {
 // Assets and island bundles live at content-addressed URLs and are cached
 // for a year; their HTML references resolve.
 func TestAssetsAreFingerprintedAndImmutable(t *testing.T) {
-	e := newServer(t, storetest.SQLite(t))
+	e := apptest.New(t, storetest.SQLite(t)).Handler
 	page := scenario{url: "/landing/girl/BMBTI-1807", status: 200}.run(t, e).Body.String()
 	refs := regexp.MustCompile(`(?:href|src|data-src)="(/(?:assets|static/dist)/[^"]+)"`).FindAllStringSubmatch(page, -1)
 	if len(refs) < 5 {

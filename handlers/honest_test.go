@@ -2,26 +2,23 @@ package handlers_test
 
 import (
 	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
-	"time"
 
-	"selfmap/internal/store"
-	"selfmap/internal/store/storetest"
+	"selfmap/app/apptest"
 )
 
 // submitted posts a complete answer set and returns its result and order.
 func (b *browser) submitted(token string, seconds int) (resultID, order string) {
-	b.t.Helper()
-	body := submission(b.t, func(i int) int { return i%5 + 1 })
+	b.T.Helper()
+	body := apptest.Submission(b.T, func(i int) int { return i%5 + 1 })
 	body["durationSeconds"] = seconds
-	rec := b.postJSON("/api/exam/order/info", token, body)
+	rec := b.PostJSON("/api/exam/order/info", token, body)
 	var sub struct {
 		Data struct{ ResultID, OrderNumber string }
 	}
 	if err := json.Unmarshal(rec.Body.Bytes(), &sub); err != nil || sub.Data.ResultID == "" {
-		b.t.Fatalf("submission: %d %s", rec.Code, rec.Body.String())
+		b.T.Fatalf("submission: %d %s", rec.Code, rec.Body.String())
 	}
 	return sub.Data.ResultID, sub.Data.OrderNumber
 }
@@ -32,11 +29,11 @@ func (b *browser) submitted(token string, seconds int) (resultID, order string) 
 // stated. A test answered in under two minutes says it may be less reliable,
 // on the free result and in the report.
 func TestReportShowsWhatItsNumbersRestOn(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
-		token := b.csrfToken("/")
-		result, _ := b.paidReport(token)
-		dims := b.get("/report/result/BMBTI-1807?tab=dimensions&r=" + result).Body.String()
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, b := k.Store, newBrowser(t, k.Handler)
+		token := b.CSRFToken("/")
+		result, _ := b.PaidReport(token)
+		dims := b.Get("/report/result/BMBTI-1807?tab=dimensions&r=" + result).Body.String()
 		for _, want := range []string{
 			"compared with women and men of all ages", // no sex or age given: the pooled norm, in words
 			`data-testid="norm-line"`, "Comparison group: mean ", "standard deviation ",
@@ -52,7 +49,7 @@ func TestReportShowsWhatItsNumbersRestOn(t *testing.T) {
 				t.Errorf("the report's scores still show %q", unwanted)
 			}
 		}
-		overview := b.get("/report/result/BMBTI-1807?r=" + result).Body.String()
+		overview := b.Get("/report/result/BMBTI-1807?r=" + result).Body.String()
 		if !strings.Contains(overview, "Too few results yet (1 of the 200 needed)") || strings.Contains(overview, "6.3%") {
 			t.Errorf("type shares with one result: %s", between(overview, `data-testid="population"`, "</dl>"))
 		}
@@ -64,7 +61,7 @@ func TestReportShowsWhatItsNumbersRestOn(t *testing.T) {
 		if _, err := s.DB.Exec(s.DB.Rebind(`UPDATE results SET email = ? WHERE id = ?`), "kim@example.com", fast); err != nil {
 			t.Fatal(err)
 		}
-		free := b.get("/report/result-free-test/BMBTI-1807?r=" + fast).Body.String()
+		free := b.Get("/report/result-free-test/BMBTI-1807?r=" + fast).Body.String()
 		if !strings.Contains(free, `data-testid="fast-note"`) || !strings.Contains(free, "under two minutes") {
 			t.Errorf("a 95-second test: the free result has no note")
 		}
@@ -72,25 +69,25 @@ func TestReportShowsWhatItsNumbersRestOn(t *testing.T) {
 		if _, err := s.DB.Exec(s.DB.Rebind(`UPDATE results SET email = ? WHERE id = ?`), "kim@example.com", slow); err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(b.get("/report/result-free-test/BMBTI-1807?r="+slow).Body.String(), `data-testid="fast-note"`) {
+		if strings.Contains(b.Get("/report/result-free-test/BMBTI-1807?r="+slow).Body.String(), `data-testid="fast-note"`) {
 			t.Error("a 700-second test has the fast note")
 		}
 
 		// Demo data, once marked, is labelled wherever its figures show.
-		if err := s.MarkDemo(t.Context(), s.DB, "seed", 1, time.Now()); err != nil {
+		if err := s.MarkDemo(t.Context(), s.DB, "seed", 1, k.Clock.Now()); err != nil {
 			t.Fatal(err)
 		}
 		// A new server: the figures' caches load afresh.
-		e2 := newServer(t, s)
-		b2 := &browser{t: t, e: e2, cookies: map[string]*http.Cookie{}}
-		if err := s.AddReportLink(t.Context(), s.DB, result, "demo-link-token", time.Now()); err != nil {
+		e2 := apptest.New(t, s, apptest.WithClock(k.Clock)).Handler
+		b2 := newBrowser(t, e2)
+		if err := s.AddReportLink(t.Context(), s.DB, result, "demo-link-token", k.Clock.Now()); err != nil {
 			t.Fatal(err)
 		}
-		if page := b2.get("/report/result/BMBTI-1807?t=demo-link-token").Body.String(); !strings.Contains(page, `data-testid="report-demo"`) {
+		if page := b2.Get("/report/result/BMBTI-1807?t=demo-link-token").Body.String(); !strings.Contains(page, `data-testid="report-demo"`) {
 			t.Errorf("the report's shares do not say they include demo data: %.300s", between(page, `data-testid="population"`, "</section>"))
 		}
-		unpaid, _ := b2.submitted(b2.csrfToken("/"), 700)
-		if !strings.Contains(b2.get("/paying/buyreport/BMBTI-1807?r="+unpaid).Body.String(), `data-testid="buy-demo"`) {
+		unpaid, _ := b2.submitted(b2.CSRFToken("/"), 700)
+		if !strings.Contains(b2.Get("/paying/buyreport/BMBTI-1807?r="+unpaid).Body.String(), `data-testid="buy-demo"`) {
 			t.Error("the product page's counts do not say they include demo data")
 		}
 		home := scenario{url: "/", status: 200, contains: []string{`data-testid="counters-demo"`}}.run(t, e2).Body.String()
@@ -111,11 +108,11 @@ func between(s, from, to string) string {
 // buyer in Hong Kong is neither shown the field nor refused without it; a
 // buyer elsewhere still must give one.
 func TestPostalCodeByCountry(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
-		token := b.csrfToken("/zh-hk/")
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, b := k.Store, newBrowser(t, k.Handler)
+		token := b.CSRFToken("/zh-hk/")
 		card := func(attempt, postal string) *strings.Builder {
-			rec := b.postJSON("/pay/sandbox/confirm?hl=HK", token, map[string]any{"attemptId": attempt, "number": "4242424242424242",
+			rec := b.PostJSON("/pay/sandbox/confirm?hl=HK", token, map[string]any{"attemptId": attempt, "number": "4242424242424242",
 				"expMonth": 12, "expYear": 2030, "cvc": "123", "name": "Chan", "postalCode": postal})
 			out := &strings.Builder{}
 			out.WriteString(rec.Body.String())
@@ -129,11 +126,11 @@ func TestPostalCodeByCountry(t *testing.T) {
 		if _, err := s.DB.Exec(s.DB.Rebind(`UPDATE results SET country = 'HK', email = 'chan@example.com' WHERE id = ?`), hk); err != nil {
 			t.Fatal(err)
 		}
-		page := b.get("/zh-hk/paying/payment/BMBTI-1807?r=" + hk).Body.String()
+		page := b.Get("/zh-hk/paying/payment/BMBTI-1807?r=" + hk).Body.String()
 		if strings.Contains(page, `data-testid="card-postal"`) || !strings.Contains(page, `"postal":false`) || !strings.Contains(page, "HK$") {
 			t.Errorf("the Hong Kong payment page asks for a postal code or is not in HK$: %s", between(page, `data-testid="order-summary"`, "</dl>"))
 		}
-		if got := card(b.startPayment("/pay/pay/order/create", token, hkOrder, "mbti-report"), "").String(); !strings.Contains(got, `"status":"succeeded"`) {
+		if got := card(b.StartPayment("/pay/pay/order/create", token, hkOrder, "mbti-report"), "").String(); !strings.Contains(got, `"status":"succeeded"`) {
 			t.Errorf("a Hong Kong card without a postal code: %s", got)
 		}
 
@@ -141,10 +138,10 @@ func TestPostalCodeByCountry(t *testing.T) {
 		if _, err := s.DB.Exec(s.DB.Rebind(`UPDATE results SET country = 'US', email = 'kim@example.com' WHERE id = ?`), us); err != nil {
 			t.Fatal(err)
 		}
-		if page := b.get("/paying/payment/BMBTI-1807?r=" + us).Body.String(); !strings.Contains(page, `data-testid="card-postal"`) {
+		if page := b.Get("/paying/payment/BMBTI-1807?r=" + us).Body.String(); !strings.Contains(page, `data-testid="card-postal"`) {
 			t.Error("the US payment page has no postal code field")
 		}
-		attempt := b.startPayment("/pay/pay/order/create", token, usOrder, "mbti-report")
+		attempt := b.StartPayment("/pay/pay/order/create", token, usOrder, "mbti-report")
 		if got := card(attempt, "").String(); !strings.Contains(got, `"result":400`) || !strings.Contains(got, "此欄必須填寫") {
 			t.Errorf("a US card without a postal code: %s", got)
 		}
@@ -157,8 +154,8 @@ func TestPostalCodeByCountry(t *testing.T) {
 // The funnel keeps the landing page's theme; /types and /tests without a
 // pair and /en/ paths lead where they should.
 func TestFunnelPaths(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		landing := scenario{url: "/landing/relax/BMBTI-1807", status: 200, contains: []string{`href="/answer/question/BMBTI-1807?theme=relax"`}}.run(t, e)
 		_ = landing
 		rec := scenario{url: "/answer/question/BMBTI-1807?theme=relax&gclid=g1&t=secret", status: 200, contains: []string{`data-theme="relax"`}}.run(t, e)

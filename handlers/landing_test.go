@@ -8,8 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
+	"selfmap/app/apptest"
 	"selfmap/internal/social"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
@@ -20,8 +19,8 @@ import (
 var scriptSrc = regexp.MustCompile(`<script[^>]*\ssrc=`)
 
 func TestLandingPagesOnAnEmptyDatabase(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		for _, name := range views.LandingNames {
 			t.Run(name, func(t *testing.T) {
 				rec := scenario{url: "/landing/" + name + "/BMBTI-1807", status: 200,
@@ -83,7 +82,10 @@ func addResult(t *testing.T, s *store.Store, at time.Time, country string) (stri
 func TestLandingProofFromTheDatabase(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		now := time.Now().UTC()
+		// The results are stored before the app starts, which reads them
+		// once a minute: the app's clock is made first.
+		clock := apptest.NewClock(apptest.Epoch)
+		now := clock.Now().UTC()
 		midnight := now.Truncate(24 * time.Hour)
 		var rated []string
 		// Today (most of the day): one in Germany two minutes ago, one
@@ -109,27 +111,21 @@ func TestLandingProofFromTheDatabase(t *testing.T) {
 			}
 		}
 
-		// "Today" is the UTC day of the server's clock when it loads the
-		// counters, which it then keeps for a minute. Load them between two
-		// readings of the same clock; when midnight passed in between, a
-		// fresh server (a cold cache) loads them again, on one day for sure.
+		// "Today" is the UTC day of the app's clock, which stands still at
+		// the kit's Epoch, mid-morning: midnight never passes in the test.
 		de := map[string]string{"Accept-Language": "de-DE,de;q=0.9"}
-		e, day := newServerOnOneDay(t, s, scenario{url: "/de/landing/relax/BMBTI-1807", headers: de, status: 200})
+		e := apptest.New(t, s, apptest.WithClock(clock)).Handler
 		today := 0
 		for _, at := range taken {
-			if !at.Before(day) {
+			if !at.Before(midnight) {
 				today++
 			}
 		}
 		counterToday := fmt.Sprintf(`data-testid="counter-today"><strong>%d</strong>`, today)
-		contains, notContain := []string{counterToday}, []string{`data-testid="counter-accuracy"`}
-		if today == 0 { // just after midnight: no test yet today, and no counter for it
-			contains, notContain = nil, append(notContain, `data-testid="counter-today"`)
-		}
-		scenario{url: "/de/landing/relax/BMBTI-1807", headers: de, status: 200, contains: append(contains,
+		scenario{url: "/de/landing/relax/BMBTI-1807", headers: de, status: 200, contains: []string{counterToday,
 			`data-testid="counter-region"><strong>2</strong> <span>Tests in Ihrem Land abgeschlossen (Deutschland)</span>`,
 			`data-testid="counter-total"><strong>5</strong>`,
-		), notContain: notContain}.run(t, e)
+		}, notContain: []string{`data-testid="counter-accuracy"`}}.run(t, e)
 
 		rec := scenario{url: "/landing/young/BMBTI-1807", status: 200, contains: []string{
 			"Someone in the United States unlocked their full report</span> <small>1 minute ago",
@@ -153,7 +149,7 @@ func TestLandingProofFromTheDatabase(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		e2 := newServer(t, s)
+		e2 := apptest.New(t, s, apptest.WithClock(clock)).Handler
 		scenario{url: "/landing/free/BMBTI-1807", status: 200, contains: []string{
 			`data-testid="counter-accuracy"><strong>4.6 / 5</strong> <span>accuracy rated by 20 test-takers</span>`,
 		}}.run(t, e2)
@@ -163,24 +159,13 @@ func TestLandingProofFromTheDatabase(t *testing.T) {
 	})
 }
 
-// newServerOnOneDay returns a server that has loaded its landing counters
-// (by running load) within one UTC day, and the start of that day.
-func newServerOnOneDay(t *testing.T, s *store.Store, load scenario) (*echo.Echo, time.Time) {
-	t.Helper()
-	for {
-		before := time.Now().UTC().Truncate(24 * time.Hour)
-		e := newServer(t, s)
-		load.run(t, e)
-		if after := time.Now().UTC().Truncate(24 * time.Hour); after.Equal(before) {
-			return e, before
-		}
-	}
-}
-
 func TestReviewsShowOnlyWhenApproved(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
-		now := time.Now().UTC()
+		// The view counts a review's age on the wall clock
+		// (views/landing.go), so the app runs on it too.
+		clock := apptest.WallClock()
+		now := clock.Now().UTC()
 		for _, r := range []store.Review{
 			{ID: "1", Name: "Ana <b>", TypeCode: "ENFJ", Content: "It named what I <i>feel</i>.", Location: "Porto", Locale: "en", Approved: true, CreatedAt: now.Add(-3 * 24 * time.Hour)},
 			{ID: "2", Name: "Hidden", Content: "Not approved yet.", Locale: "en", CreatedAt: now},
@@ -191,7 +176,7 @@ func TestReviewsShowOnlyWhenApproved(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		e := newServer(t, s)
+		e := apptest.New(t, s, apptest.WithClock(clock)).Handler
 		scenario{url: "/landing/founder/BMBTI-1807", status: 200, contains: []string{`data-testid="reviews"`, "What test-takers say",
 			"Ana &lt;b&gt;", "It named what I &lt;i&gt;feel&lt;/i&gt;.", "Type ENFJ", "Porto", "3 days ago", `<span class="avatar" aria-hidden="true">A</span>`},
 			notContain: []string{"Not approved yet", "Très juste"}}.run(t, e)

@@ -1,15 +1,12 @@
 package handlers_test
 
 import (
-	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"selfmap/app"
-	"selfmap/internal/config"
+	"selfmap/app/apptest"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 )
@@ -28,20 +25,12 @@ func prodEnv(more map[string]string) map[string]string {
 // route, the process and the runtime go to the private listener
 // (METRICS_ADDR), whose handler serves them.
 func TestMetricsAreNotOnThePublicPortInProd(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServerWith(t, s, prodEnv(nil))
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
 		scenario{url: "/metrics", status: http.StatusNotFound, notContain: []string{"selfmap_http_requests_total", "go_goroutines"}}.run(t, e)
 		scenario{url: "/fr/metrics", status: http.StatusNotFound, notContain: []string{"go_goroutines"}}.run(t, e)
 
-		vars := prodEnv(map[string]string{"DATA_DIR": t.TempDir()})
-		cfg, err := config.Load(func(k string) string { return vars[k] })
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := app.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		a := apptest.New(t, s, apptest.WithEnv(prodEnv(nil)), apptest.WithClock(k.Clock)).App
 		a.Handler.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("GET", "/", nil))
 		rec := httptest.NewRecorder()
 		a.Metrics.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
@@ -53,7 +42,7 @@ func TestMetricsAreNotOnThePublicPortInProd(t *testing.T) {
 		if rec.Code != http.StatusNotFound {
 			t.Errorf("private listener serves / with %d; it serves /metrics alone", rec.Code)
 		}
-	})
+	}, apptest.WithEnv(prodEnv(nil)))
 }
 
 // With METRICS_TOKEN set, the public port serves /metrics to a scraper
@@ -61,7 +50,7 @@ func TestMetricsAreNotOnThePublicPortInProd(t *testing.T) {
 func TestMetricsOnThePublicPortNeedTheBearerToken(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		token := strings.Repeat("m", 40)
-		e := newServerWith(t, s, prodEnv(map[string]string{"METRICS_TOKEN": token}))
+		e := apptest.New(t, s, apptest.WithEnv(prodEnv(map[string]string{"METRICS_TOKEN": token}))).Handler
 		for name, header := range map[string]string{
 			"no header":         "",
 			"wrong token":       "Bearer " + strings.Repeat("x", 40),
@@ -92,8 +81,8 @@ func TestMetricsOnThePublicPortNeedTheBearerToken(t *testing.T) {
 // read it, unless a token is set.
 func TestMetricsStayOnThePublicPortInDev(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		scenario{url: "/metrics", status: http.StatusOK, contains: []string{"go_goroutines"}}.run(t, newServer(t, s))
-		guarded := newServerWith(t, s, map[string]string{"METRICS_TOKEN": strings.Repeat("m", 40)})
+		scenario{url: "/metrics", status: http.StatusOK, contains: []string{"go_goroutines"}}.run(t, apptest.New(t, s).Handler)
+		guarded := apptest.New(t, s, apptest.WithEnv(map[string]string{"METRICS_TOKEN": strings.Repeat("m", 40)})).Handler
 		scenario{url: "/metrics", status: http.StatusUnauthorized}.run(t, guarded)
 	})
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"selfmap/internal/store"
+	"selfmap/app/apptest"
 	"selfmap/internal/store/storetest"
 	"selfmap/internal/typology"
 )
@@ -102,8 +102,8 @@ func TestContentPages(t *testing.T) {
 		{name: "API protocol info", url: "/api/app/protocol/info/subscription-terms?hl=KR", status: 200, contains: []string{`"flag":3`, `"locale":"ko"`, `"content":"`}},
 		{name: "API protocol info of an unknown document", url: "/api/app/protocol/info/nope", status: 404},
 	}
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		for _, sc := range scenarios {
 			t.Run(sc.name, func(t *testing.T) { sc.run(t, e) })
 		}
@@ -117,7 +117,7 @@ func TestContentPages(t *testing.T) {
 
 // Structured data is valid JSON with the schema.org context.
 func TestStructuredDataParses(t *testing.T) {
-	e := newServer(t, storetest.SQLite(t))
+	e := apptest.New(t, storetest.SQLite(t)).Handler
 	ld := regexp.MustCompile(`(?s)<script type="application/ld\+json" nonce="[^"]+">(.*?)</script>`)
 	for _, path := range []string{"/types/BMBTI-1807", "/ja/types/BMBTI-1807/isfj", "/tests/BMBTI-1807", "/help/BMBTI-1807", "/helpDetail/BMBTI-1807?id=refunds", "/legal/terms/BMBTI-1807"} {
 		body := scenario{url: path, status: 200}.run(t, e).Body.String()
@@ -138,16 +138,16 @@ func contactForm(b *browser, path, token string, fields map[string]string) *http
 	for k, v := range fields {
 		form.Set(k, v)
 	}
-	return b.postForm(path, form)
+	return b.PostForm(path, form)
 }
 
 // The contact form: refused without a token, shown again with every value
 // and a localized message per field when invalid (stored nowhere), and
 // stored with its mail queued when valid.
 func TestContactForm(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
-		page := b.do(httptest.NewRequest("GET", "/fr/support/BMBTI-1807", nil)).Body.String()
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, b := k.Store, newBrowser(t, k.Handler)
+		page := b.Get("/fr/support/BMBTI-1807").Body.String()
 		m := csrfField.FindStringSubmatch(page)
 		if m == nil {
 			t.Fatal("the support page has no CSRF token")
@@ -159,7 +159,7 @@ func TestContactForm(t *testing.T) {
 		}
 		req := httptest.NewRequest("POST", "/fr/support/BMBTI-1807", strings.NewReader(url.Values{"name": {"A"}}.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-		if rec := b.do(req); rec.Code != http.StatusForbidden {
+		if rec := b.Do(req); rec.Code != http.StatusForbidden {
 			t.Fatalf("no token: %d", rec.Code)
 		}
 
@@ -200,15 +200,15 @@ func TestContactForm(t *testing.T) {
 		if ok.Code != http.StatusSeeOther || ok.Header().Get("Location") != "/fr/support/BMBTI-1807?gclid=x" {
 			t.Fatalf("valid form: %d %q %.300s", ok.Code, ok.Header().Get("Location"), ok.Body.String())
 		}
-		after := b.do(httptest.NewRequest("GET", "/fr/support/BMBTI-1807?gclid=x", nil)).Body.String()
+		after := b.Get("/fr/support/BMBTI-1807?gclid=x").Body.String()
 		if !strings.Contains(after, `data-testid="flash"`) {
 			t.Error("no thank-you after sending")
 		}
-		msgs, err := s.ListContactMessages(b.t.Context(), s.DB, 10)
+		msgs, err := s.ListContactMessages(b.T.Context(), s.DB, 10)
 		if err != nil || len(msgs) != 1 || msgs[0].Name != "Zoé Martin" || msgs[0].Locale != "fr" || msgs[0].Topic != "billing" {
 			t.Fatalf("stored: %+v, %v", msgs, err)
 		}
-		mail, err := s.ListMail(b.t.Context(), s.DB, 10)
+		mail, err := s.ListMail(b.T.Context(), s.DB, 10)
 		if err != nil || len(mail) != 1 || mail[0].Kind != "contact" || mail[0].To != "support@selfmap.localhost" || mail[0].Ref != msgs[0].ID ||
 			!strings.Contains(mail[0].Body, "J'ai été débité deux fois <b>hier</b>.") {
 			t.Fatalf("queued mail: %+v, %v", mail, err)
@@ -228,8 +228,8 @@ func TestContactForm(t *testing.T) {
 // The contact form allows a few messages from one address, then answers
 // 429 until time passes.
 func TestContactFormIsRateLimited(t *testing.T) {
-	b := &browser{t: t, e: newServer(t, storetest.SQLite(t)), cookies: map[string]*http.Cookie{}}
-	token := csrfField.FindStringSubmatch(b.do(httptest.NewRequest("GET", "/support/BMBTI-1807", nil)).Body.String())[1]
+	b := newBrowser(t, apptest.New(t, storetest.SQLite(t)).Handler)
+	token := csrfField.FindStringSubmatch(b.Get("/support/BMBTI-1807").Body.String())[1]
 	for i := range 5 {
 		if rec := contactForm(b, "/support/BMBTI-1807", token, map[string]string{"name": "A"}); rec.Code != http.StatusUnprocessableEntity {
 			t.Fatalf("message %d: %d", i+1, rec.Code)

@@ -2,13 +2,11 @@ package handlers_test
 
 import (
 	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
-	"selfmap/internal/store"
-	"selfmap/internal/store/storetest"
+	"selfmap/app/apptest"
 )
 
 // Through the payment calls as the card island makes them: a tampered
@@ -16,10 +14,10 @@ import (
 // 4242 pays, the order and payment info say so, the receipt is in the dev
 // outbox, a stranger sees none of it, and a forged webhook writes nothing.
 func TestPaymentCalls(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
-		token := b.csrfToken("/de/")
-		rec := b.postJSON("/api/exam/order/info", token, submission(t, func(i int) int { return i%5 + 1 }))
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		b := newBrowser(t, k.Handler)
+		token := b.CSRFToken("/de/")
+		rec := b.PostJSON("/api/exam/order/info", token, apptest.Submission(t, func(i int) int { return i%5 + 1 }))
 		var sub struct {
 			Data struct{ ResultID, OrderNumber string }
 		}
@@ -29,7 +27,7 @@ func TestPaymentCalls(t *testing.T) {
 			t.Fatalf("submission: %s", rec.Body.String())
 		}
 
-		rec = b.postJSON("/pay/pay/order/create?hl=DE", token, map[string]any{"orderNumber": order, "skuId": "mbti-report",
+		rec = b.PostJSON("/pay/pay/order/create?hl=DE", token, map[string]any{"orderNumber": order, "skuId": "mbti-report",
 			"email": "kim@example.com", "amount": 1, "total": 1, "currency": "EUR"})
 		var created struct {
 			Data struct {
@@ -43,32 +41,32 @@ func TestPaymentCalls(t *testing.T) {
 			t.Fatalf("create with a tampered amount: %d %s", rec.Code, rec.Body.String())
 		}
 
-		rec = b.postJSON("/pay/sandbox/confirm?hl=DE", token, map[string]any{"attemptId": created.Data.AttemptID, "number": "4242424242424241",
+		rec = b.PostJSON("/pay/sandbox/confirm?hl=DE", token, map[string]any{"attemptId": created.Data.AttemptID, "number": "4242424242424241",
 			"expMonth": 12, "expYear": 2030, "cvc": "123", "name": "Kim", "postalCode": "10115"})
 		if rec.Code != 400 || !strings.Contains(rec.Body.String(), `"result":400`) || strings.Contains(rec.Body.String(), "checkout.") {
 			t.Fatalf("a bad card number: %d %s", rec.Code, rec.Body.String())
 		}
-		rec = b.postJSON("/pay/sandbox/confirm?hl=DE", token, map[string]any{"attemptId": created.Data.AttemptID, "number": "4242424242424242",
+		rec = b.PostJSON("/pay/sandbox/confirm?hl=DE", token, map[string]any{"attemptId": created.Data.AttemptID, "number": "4242424242424242",
 			"expMonth": 12, "expYear": 2030, "cvc": "12", "name": "Kim", "postalCode": "10115"})
 		if rec.Code != 400 || strings.Contains(rec.Body.String(), "no value") || !strings.Contains(rec.Body.String(), "3") {
 			t.Fatalf("a short security code: %d %s", rec.Code, rec.Body.String())
 		}
 
 		// A stranger can neither pay nor read this order.
-		other := &browser{t: t, e: b.e, cookies: map[string]*http.Cookie{}}
-		otherToken := other.csrfToken("/")
+		other := newBrowser(t, b.Handler)
+		otherToken := other.CSRFToken("/")
 		for path, body := range map[string]any{
 			"/pay/sandbox/confirm":   map[string]any{"attemptId": created.Data.AttemptID, "number": "4242424242424242", "expMonth": 12, "expYear": 2030, "cvc": "123", "name": "X", "postalCode": "1"},
 			"/pay/pay/check/status":  map[string]string{"orderNumber": order},
 			"/pay/pay/check/payInfo": map[string]string{"orderNumber": order},
 			"/pay/pay/order/create":  map[string]string{"orderNumber": order, "skuId": "mbti-report", "email": "x@example.com"},
 		} {
-			if rec := other.postJSON(path, otherToken, body); rec.Code != 404 {
+			if rec := other.PostJSON(path, otherToken, body); rec.Code != 404 {
 				t.Errorf("a stranger's %s: %d %s", path, rec.Code, rec.Body.String())
 			}
 		}
 
-		rec = b.postJSON("/pay/sandbox/confirm", token, map[string]any{"attemptId": created.Data.AttemptID, "number": "4242 4242 4242 4242",
+		rec = b.PostJSON("/pay/sandbox/confirm", token, map[string]any{"attemptId": created.Data.AttemptID, "number": "4242 4242 4242 4242",
 			"expMonth": 12, "expYear": 30, "cvc": "123", "name": "Kim", "postalCode": "10115"})
 		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"status":"succeeded"`) {
 			t.Fatalf("pay: %d %s", rec.Code, rec.Body.String())
@@ -77,14 +75,14 @@ func TestPaymentCalls(t *testing.T) {
 			"/pay/pay/check/status":  `"status":"paid"`,
 			"/pay/pay/check/payInfo": `"cardLast4":"4242"`,
 		} {
-			if rec := b.postJSON(path, token, map[string]string{"orderNumber": order}); !strings.Contains(rec.Body.String(), want) {
+			if rec := b.PostJSON(path, token, map[string]string{"orderNumber": order}); !strings.Contains(rec.Body.String(), want) {
 				t.Errorf("%s: %s", path, rec.Body.String())
 			}
 		}
-		if rec := b.do(httptest.NewRequest("GET", "/api/exam/order/sku/check/"+order, nil)); !strings.Contains(rec.Body.String(), `"paid":true`) {
+		if rec := b.Get("/api/exam/order/sku/check/" + order); !strings.Contains(rec.Body.String(), `"paid":true`) {
 			t.Errorf("sku check: %s", rec.Body.String())
 		}
-		mail := b.do(httptest.NewRequest("GET", "/dev/mail", nil)).Body.String()
+		mail := b.Get("/dev/mail").Body.String()
 		if !strings.Contains(mail, "kim@example.com") || !strings.Contains(mail, order) {
 			t.Errorf("no receipt in the dev outbox")
 		}
@@ -97,11 +95,11 @@ func TestPaymentCalls(t *testing.T) {
 		// A forged webhook delivery is refused and changes nothing.
 		req := httptest.NewRequest("POST", "/pay/webhook/sandbox", strings.NewReader(`{"id":"evt_x","type":"payment.succeeded"}`))
 		req.Header.Set("Sandbox-Signature", "t=1,v1=00")
-		if rec := b.do(req); rec.Code != 400 {
+		if rec := b.Do(req); rec.Code != 400 {
 			t.Errorf("forged webhook: %d", rec.Code)
 		}
 		req = httptest.NewRequest("POST", "/pay/webhook/stripe", strings.NewReader(`{}`))
-		if rec := b.do(req); rec.Code != 404 {
+		if rec := b.Do(req); rec.Code != 404 {
 			t.Errorf("webhook of a provider not in use: %d", rec.Code)
 		}
 	})
@@ -111,15 +109,14 @@ func TestPaymentCalls(t *testing.T) {
 // key (never the secret one) and lets only that page load Stripe.js and its
 // frames; with the sandbox, no page allows another origin.
 func TestStripePaymentPage(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServerWith(t, s, map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_test_secret",
-			"STRIPE_WEBHOOK_SECRET": "whsec_test", "STRIPE_PUBLISHABLE_KEY": "pk_test_public"})
-		b := &browser{t: t, e: e, cookies: map[string]*http.Cookie{}}
-		token := b.csrfToken("/ja/")
-		rec := b.postJSON("/api/exam/order/info", token, submission(t, func(i int) int { return i%5 + 1 }))
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
+		b := newBrowser(t, e)
+		token := b.CSRFToken("/ja/")
+		rec := b.PostJSON("/api/exam/order/info", token, apptest.Submission(t, func(i int) int { return i%5 + 1 }))
 		var sub struct{ Data struct{ ResultID string } }
 		json.Unmarshal(rec.Body.Bytes(), &sub) //nolint:errcheck // checked below
-		rec = b.get("/ja/paying/payment/BMBTI-1807?r=" + sub.Data.ResultID)
+		rec = b.Get("/ja/paying/payment/BMBTI-1807?r=" + sub.Data.ResultID)
 		body, csp := rec.Body.String(), rec.Header().Get("Content-Security-Policy")
 		if rec.Code != 200 || !strings.Contains(body, `"publishableKey":"pk_test_public"`) || !strings.Contains(body, `"stripeLocale":"ja"`) {
 			t.Fatalf("payment page with Stripe: %d, props without the publishable key", rec.Code)
@@ -138,8 +135,9 @@ func TestStripePaymentPage(t *testing.T) {
 		if !strings.Contains(body, `"stripeAmount":`) || !strings.Contains(body, `"currency":"`) {
 			t.Error("the Payment Element is not given the server's amount and currency")
 		}
-		if csp := b.get("/ja/").Header().Get("Content-Security-Policy"); strings.Contains(csp, "stripe") {
+		if csp := b.Get("/ja/").Header().Get("Content-Security-Policy"); strings.Contains(csp, "stripe") {
 			t.Errorf("a page without the Payment Element allows Stripe: %s", csp)
 		}
-	})
+	}, apptest.WithEnv(map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_test_secret",
+		"STRIPE_WEBHOOK_SECRET": "whsec_test", "STRIPE_PUBLISHABLE_KEY": "pk_test_public"}))
 }

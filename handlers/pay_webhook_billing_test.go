@@ -10,20 +10,19 @@ import (
 	"testing"
 	"time"
 
+	"selfmap/app/apptest"
 	"selfmap/internal/payment"
 	"selfmap/internal/store"
-	"selfmap/internal/store/storetest"
 )
 
 // With PAYMENT_PROVIDER=stripe the one webhook hands a subscription's
 // events (Stripe Billing) to the subscription service and everything else
 // to checkout; a forged delivery is refused either way.
 func TestStripeWebhookDispatchesSubscriptionEvents(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		const secret = "whsec_dispatch"
-		e := newServerWith(t, s, map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_test_123",
-			"STRIPE_WEBHOOK_SECRET": secret, "STRIPE_PUBLISHABLE_KEY": "pk_test_123"})
-		now := time.Now().UTC().Truncate(time.Second)
+	const secret = "whsec_dispatch"
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
+		now := k.Clock.Now().UTC().Truncate(time.Second)
 		sub := store.Subscription{ID: "sub_ours", CustomerID: "user_1", Email: "a@example.com", Locale: "en", Country: "*",
 			PlanID: "basic-weekly", Status: "trialing", Price: 1999, Currency: "USD", CurrentPeriodStart: now.Add(-time.Hour),
 			CurrentPeriodEnd: now.AddDate(0, 0, 7), Provider: "stripe", ProviderRef: sql.NullString{String: "sub_stripe", Valid: true},
@@ -42,7 +41,7 @@ func TestStripeWebhookDispatchesSubscriptionEvents(t *testing.T) {
 		post := func(payload []byte, key string) int {
 			req := httptest.NewRequest(http.MethodPost, "/pay/webhook/stripe", strings.NewReader(string(payload)))
 			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Stripe-Signature", payment.Sign(key, payload, time.Now()))
+			req.Header.Set("Stripe-Signature", payment.Sign(key, payload, k.Clock.Now()))
 			rec := httptest.NewRecorder()
 			e.ServeHTTP(rec, req)
 			return rec.Code
@@ -78,5 +77,6 @@ func TestStripeWebhookDispatchesSubscriptionEvents(t *testing.T) {
 		if code := post(other, secret); code != http.StatusOK {
 			t.Fatalf("ignored event: %d", code)
 		}
-	})
+	}, apptest.WithEnv(map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_test_123",
+		"STRIPE_WEBHOOK_SECRET": secret, "STRIPE_PUBLISHABLE_KEY": "pk_test_123"}))
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"selfmap/app/apptest"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 )
@@ -20,7 +21,8 @@ import (
 // secret, as two app processes behind a load balancer are.
 func twoInstances(t *testing.T, s *store.Store) (a, b *echo.Echo) {
 	env := map[string]string{"SESSION_SECRET": "two instances share this secret, 32+ characters"}
-	return newServerWith(t, s, env), newServerWith(t, s, env)
+	one := apptest.New(t, s, apptest.WithEnv(env))
+	return one.Handler, apptest.New(t, s, apptest.WithEnv(env), apptest.WithClock(one.Clock)).Handler
 }
 
 // A visitor whose requests alternate between two instances meets the log-in
@@ -32,11 +34,11 @@ func TestAuthLimitIsSharedByInstances(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		a, b := twoInstances(t, s)
 		visitor := newBrowser(t, a)
-		token := visitor.csrfToken("/user/login")
+		token := visitor.CSRFToken("/user/login")
 		var codes []int
 		for i := range 12 {
-			visitor.e = []*echo.Echo{a, b}[i%2]
-			rec := visitor.postForm("/user/login", url.Values{"_csrf": {token}, "email": {"nobody" + strconv.Itoa(i) + "@example.com"}, "password": {"wrong horse"}})
+			visitor.Handler = []*echo.Echo{a, b}[i%2]
+			rec := visitor.PostForm("/user/login", url.Values{"_csrf": {token}, "email": {"nobody" + strconv.Itoa(i) + "@example.com"}, "password": {"wrong horse"}})
 			codes = append(codes, rec.Code)
 		}
 		for i, code := range codes {
@@ -52,18 +54,18 @@ func TestAuthLimitIsSharedByInstances(t *testing.T) {
 // write limit (shared on PostgreSQL, in memory on SQLite) lets the request
 // through.
 func TestSharedLimitWhenTheDatabaseFails(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
 		visitor := newBrowser(t, e)
-		token := visitor.csrfToken("/user/login")
+		token := visitor.CSRFToken("/user/login")
 		if _, err := s.DB.ExecContext(context.Background(), `DROP TABLE rate_limits`); err != nil {
 			t.Fatal(err)
 		}
-		rec := visitor.postForm("/user/login", url.Values{"_csrf": {token}, "email": {"ann@example.com"}, "password": {"wrong horse"}})
+		rec := visitor.PostForm("/user/login", url.Values{"_csrf": {token}, "email": {"ann@example.com"}, "password": {"wrong horse"}})
 		if rec.Code != http.StatusInternalServerError {
 			t.Errorf("log-in with the limit unchecked: %d, want 500", rec.Code)
 		}
-		rec = visitor.postForm("/consent", url.Values{"_csrf": {token}, "choice": {"none"}, "next": {"/"}})
+		rec = visitor.PostForm("/consent", url.Values{"_csrf": {token}, "choice": {"none"}, "next": {"/"}})
 		if rec.Code != http.StatusSeeOther {
 			t.Errorf("consent with the write limit unchecked: %d, want 303", rec.Code)
 		}
@@ -74,17 +76,17 @@ func TestSharedLimitWhenTheDatabaseFails(t *testing.T) {
 // X-Forwarded-For; from any other peer that header is ignored, so forging
 // a new one per request buys no more tries.
 func TestLimitsKeyOnTheClientATrustedProxyNames(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServerWith(t, s, map[string]string{"TRUSTED_PROXIES": "10.0.0.5/32"})
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		visitor := newBrowser(t, e)
-		token := visitor.csrfToken("/user/login")
+		token := visitor.CSRFToken("/user/login")
 		try := func(peer, forwardedFor string, i int) int {
 			form := url.Values{"_csrf": {token}, "email": {"nobody" + strconv.Itoa(i) + "@example.com"}, "password": {"wrong horse"}}
 			req := httptest.NewRequest(http.MethodPost, "/user/login", strings.NewReader(form.Encode()))
 			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 			req.RemoteAddr = peer + ":40000"
 			req.Header.Set("X-Forwarded-For", forwardedFor)
-			return visitor.do(req).Code
+			return visitor.Do(req).Code
 		}
 		// untilLimited tries as one client until the first 429: the burst
 		// is 10 tries, and one more comes back every 12 s the tries take
@@ -111,5 +113,5 @@ func TestLimitsKeyOnTheClientATrustedProxyNames(t *testing.T) {
 		}
 		untilLimited("untrusted peer forging X-Forwarded-For", "198.51.100.9",
 			func(i int) string { return "203.0.113." + strconv.Itoa(100+i) }, 200)
-	})
+	}, apptest.WithEnv(map[string]string{"TRUSTED_PROXIES": "10.0.0.5/32"}))
 }

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"os"
@@ -17,22 +15,19 @@ import (
 	"testing"
 	"time"
 
-	"selfmap/app"
-	"selfmap/internal/config"
-	"selfmap/internal/store"
-	"selfmap/internal/store/storetest"
+	"selfmap/app/apptest"
 )
 
 // The full report opens for the browser that took the test and for a
 // report link, and for nobody else; its two tabs carry every section, the
 // figures come from stored results, and the rating is kept.
 func TestFullReport(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
-		token := b.csrfToken("/")
-		result, _ := b.paidReport(token)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, b := k.Store, newBrowser(t, k.Handler)
+		token := b.CSRFToken("/")
+		result, _ := b.PaidReport(token)
 
-		page := b.get("/report/result/BMBTI-1807?r=" + result)
+		page := b.Get("/report/result/BMBTI-1807?r=" + result)
 		body := page.Body.String()
 		if page.Code != 200 {
 			t.Fatalf("report: %d", page.Code)
@@ -51,7 +46,7 @@ func TestFullReport(t *testing.T) {
 			strings.Contains(body, "sharer.php?u="+url.QueryEscape("http://selfmap.test/report")) {
 			t.Error("a share link carries the private report")
 		}
-		dims := b.get("/report/result/BMBTI-1807?tab=dimensions&r=" + result).Body.String()
+		dims := b.Get("/report/result/BMBTI-1807?tab=dimensions&r=" + result).Body.String()
 		if n := strings.Count(dims, `class="lean"`); n != 4 {
 			t.Errorf("%d letters in the dimension analysis, want 4", n)
 		}
@@ -67,43 +62,43 @@ func TestFullReport(t *testing.T) {
 		// A report link opens it for anyone holding it; a wrong one is a
 		// missing page, as is the link of a report nobody paid for.
 		ctx := context.Background()
-		if err := s.AddReportLink(ctx, s.DB, result, "link-token-1", time.Now()); err != nil {
+		if err := s.AddReportLink(ctx, s.DB, result, "link-token-1", k.Clock.Now()); err != nil {
 			t.Fatal(err)
 		}
-		stranger := &browser{t: t, e: b.e, cookies: map[string]*http.Cookie{}}
-		stranger.csrfToken("/")
-		if rec := stranger.get("/ko/report/result/BMBTI-1807?t=link-token-1"); rec.Code != 200 || !strings.Contains(rec.Body.String(), `lang="ko"`) {
+		stranger := newBrowser(t, b.Handler)
+		stranger.CSRFToken("/")
+		if rec := stranger.Get("/ko/report/result/BMBTI-1807?t=link-token-1"); rec.Code != 200 || !strings.Contains(rec.Body.String(), `lang="ko"`) {
 			t.Errorf("report link: %d", rec.Code)
 		}
-		missing := stranger.get("/report/result/BMBTI-1807?t=no-such-token")
+		missing := stranger.Get("/report/result/BMBTI-1807?t=no-such-token")
 		if missing.Code != 404 {
 			t.Errorf("a wrong token: %d", missing.Code)
 		}
-		if rec := stranger.get("/report/result/BMBTI-1807?r=" + result); rec.Code != 404 {
+		if rec := stranger.Get("/report/result/BMBTI-1807?r=" + result); rec.Code != 404 {
 			t.Errorf("someone else's report by id: %d", rec.Code)
 		}
-		unpaid := b.postJSON("/api/exam/order/info", token, submission(t, func(i int) int { return 1 }))
+		unpaid := b.PostJSON("/api/exam/order/info", token, apptest.Submission(t, func(i int) int { return 1 }))
 		var sub struct{ Data struct{ ResultID string } }
 		if err := jsonDecode(unpaid.Body.Bytes(), &sub); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.AddReportLink(ctx, s.DB, sub.Data.ResultID, "unpaid-token", time.Now()); err != nil {
+		if err := s.AddReportLink(ctx, s.DB, sub.Data.ResultID, "unpaid-token", k.Clock.Now()); err != nil {
 			t.Fatal(err)
 		}
-		if rec := stranger.get("/report/result/BMBTI-1807?t=unpaid-token"); rec.Code != 404 {
+		if rec := stranger.Get("/report/result/BMBTI-1807?t=unpaid-token"); rec.Code != 404 {
 			t.Errorf("the link of an unpaid report: %d", rec.Code)
 		}
-		if rec := b.get("/report/result/BMBTI-1807?r=" + sub.Data.ResultID); rec.Code != 303 || !strings.Contains(rec.Header().Get("Location"), "/paying/buyreport/") {
+		if rec := b.Get("/report/result/BMBTI-1807?r=" + sub.Data.ResultID); rec.Code != 303 || !strings.Contains(rec.Header().Get("Location"), "/paying/buyreport/") {
 			t.Errorf("an unpaid report for its own browser: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
 
 		// The accuracy rating: out of range is refused, 1-5 is kept once.
-		rec := b.postForm("/report/rating/BMBTI-1807?r="+result, url.Values{"_csrf": {token}, "score": {"9"}})
+		rec := b.PostForm("/report/rating/BMBTI-1807?r="+result, url.Values{"_csrf": {token}, "score": {"9"}})
 		if loc := rec.Header().Get("Location"); rec.Code != 303 || !strings.Contains(loc, "rating=invalid") {
 			t.Errorf("rating 9: %d %s", rec.Code, loc)
 		}
 		for _, score := range []string{"2", "4"} {
-			if rec := b.postForm("/report/rating/BMBTI-1807?r="+result, url.Values{"_csrf": {token}, "score": {score}}); rec.Code != 303 {
+			if rec := b.PostForm("/report/rating/BMBTI-1807?r="+result, url.Values{"_csrf": {token}, "score": {score}}); rec.Code != 303 {
 				t.Fatalf("rating %s: %d", score, rec.Code)
 			}
 		}
@@ -111,10 +106,10 @@ func TestFullReport(t *testing.T) {
 		if err := s.DB.Get(&got, s.DB.Rebind(`SELECT score FROM ratings WHERE result_id = ?`), result); err != nil || got != 4 {
 			t.Errorf("stored rating %d (%v), want the last one, 4", got, err)
 		}
-		if !strings.Contains(b.get("/report/result/BMBTI-1807?r="+result).Body.String(), `data-testid="rating-thanks"`) {
+		if !strings.Contains(b.Get("/report/result/BMBTI-1807?r="+result).Body.String(), `data-testid="rating-thanks"`) {
 			t.Error("no thanks after rating")
 		}
-		if rec := stranger.postForm("/report/rating/BMBTI-1807?r="+result, url.Values{"_csrf": {token}, "score": {"1"}}); rec.Code == 303 {
+		if rec := stranger.PostForm("/report/rating/BMBTI-1807?r="+result, url.Values{"_csrf": {token}, "score": {"1"}}); rec.Code == 303 {
 			t.Error("a stranger rated someone else's report")
 		}
 	})
@@ -127,13 +122,13 @@ func TestReportPDF(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("CI") != "true" {
 		t.Skip("chromium is not installed")
 	}
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
-		token := b.csrfToken("/ko/")
-		result, order := b.paidReport(token)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, b := k.Store, newBrowser(t, k.Handler)
+		token := b.CSRFToken("/ko/")
+		result, order := b.PaidReport(token)
 
 		start := time.Now()
-		rec := b.get("/ko/report/result-download/BMBTI-1807?r=" + result)
+		rec := b.Get("/ko/report/result-download/BMBTI-1807?r=" + result)
 		t.Logf("the Korean PDF took %s to make: %d bytes", time.Since(start).Round(time.Millisecond), rec.Body.Len())
 		if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/pdf" {
 			t.Fatalf("download: %d %s %.300s", rec.Code, rec.Header().Get("Content-Type"), rec.Body.String())
@@ -172,34 +167,34 @@ func TestReportPDF(t *testing.T) {
 			if dir := os.Getenv("PDF_ARTIFACTS"); dir != "" {
 				os.WriteFile(dir+"/report-ko.pdf", pdf, 0o644) //nolint:errcheck // a look, not a check
 				for _, prefix := range []string{"", "/zh-cn"} {
-					rec := b.get(prefix + "/report/result-download/BMBTI-1807?r=" + result)
+					rec := b.Get(prefix + "/report/result-download/BMBTI-1807?r=" + result)
 					name := map[string]string{"": "en", "/zh-cn": "zh-CN"}[prefix]
 					os.WriteFile(dir+"/report-"+name+".pdf", rec.Body.Bytes(), 0o644) //nolint:errcheck // a look, not a check
 				}
 			}
 		}
-		again := b.get("/ko/report/result-download/BMBTI-1807?r=" + result)
+		again := b.Get("/ko/report/result-download/BMBTI-1807?r=" + result)
 		if !bytes.Equal(again.Body.Bytes(), pdf) {
 			t.Error("the second download printed a new PDF instead of serving the kept one")
 		}
 		// The waiting page, looking again, finds the file: it stops its
 		// spinner, says so and starts the download, instead of answering
 		// with the file and spinning on.
-		ready := b.get("/ko/report/result-download/BMBTI-1807?r=" + result + "&try=3").Body.String()
+		ready := b.Get("/ko/report/result-download/BMBTI-1807?r=" + result + "&try=3").Body.String()
 		if !strings.Contains(ready, `data-testid="pdf-ready"`) || strings.Contains(ready, `class="spinner"`) ||
 			!strings.Contains(ready, `content="0; url=/ko/report/result-download/BMBTI-1807?r=`+result+`"`) {
 			t.Errorf("the waiting page once the PDF is ready: %.600s", between(ready, "<head>", "</head>"))
 		}
-		info := b.postJSON("/api/exam/order/file/down/info?hl=KR", token, map[string]string{"orderNumber": order}).Body.String()
+		info := b.PostJSON("/api/exam/order/file/down/info?hl=KR", token, map[string]string{"orderNumber": order}).Body.String()
 		if !strings.Contains(info, `"status":"ready"`) || !strings.Contains(info, `"locale":"ko"`) {
 			t.Errorf("file info: %s", info)
 		}
-		other := &browser{t: t, e: b.e, cookies: map[string]*http.Cookie{}}
-		otherToken := other.csrfToken("/")
-		if rec := other.postJSON("/api/exam/order/file/down/info", otherToken, map[string]string{"orderNumber": order}); rec.Code != 404 {
+		other := newBrowser(t, b.Handler)
+		otherToken := other.CSRFToken("/")
+		if rec := other.PostJSON("/api/exam/order/file/down/info", otherToken, map[string]string{"orderNumber": order}); rec.Code != 404 {
 			t.Errorf("a stranger's file info: %d", rec.Code)
 		}
-		if rec := other.get("/report/result-download/BMBTI-1807?r=" + result); rec.Code != 404 {
+		if rec := other.Get("/report/result-download/BMBTI-1807?r=" + result); rec.Code != 404 {
 			t.Errorf("a stranger's download: %d", rec.Code)
 		}
 	})
@@ -211,35 +206,15 @@ func TestReportPDFThroughTheJobQueue(t *testing.T) {
 	if _, err := exec.LookPath("chromium"); err != nil && os.Getenv("CI") != "true" {
 		t.Skip("chromium is not installed")
 	}
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		vars := map[string]string{"DATA_DIR": t.TempDir(), "BASE_URL": "http://selfmap.test"}
-		cfg, err := config.Load(func(k string) string { return vars[k] })
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := app.NewWithJobs(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := a.Jobs.Migrate(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		if err := a.Jobs.Start(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() {
-			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			a.Jobs.Stop(ctx) //nolint:errcheck // the test is over
-		})
-		b := &browser{t: t, e: a.Handler, cookies: map[string]*http.Cookie{}}
-		result, order := b.paidReport(b.csrfToken("/"))
-		if rec := b.get("/report/result-download/BMBTI-1807?r=" + result); rec.Code != http.StatusAccepted {
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		r := k.PaidReport(t)
+		b, result, order := &browser{r.Owner}, r.ResultID, r.OrderNumber
+		if rec := b.Get("/report/result-download/BMBTI-1807?r=" + result); rec.Code != http.StatusAccepted {
 			t.Fatalf("first download with a queue: %d, want 202 while the job prints", rec.Code)
 		}
 		deadline := time.Now().Add(90 * time.Second)
 		for try := 1; ; try++ {
-			rec := b.get("/report/result-download/BMBTI-1807?r=" + result + "&try=" + strconv.Itoa(try))
+			rec := b.Get("/report/result-download/BMBTI-1807?r=" + result + "&try=" + strconv.Itoa(try))
 			if strings.Contains(rec.Body.String(), `data-testid="pdf-ready"`) {
 				break
 			}
@@ -248,11 +223,11 @@ func TestReportPDFThroughTheJobQueue(t *testing.T) {
 			}
 			time.Sleep(500 * time.Millisecond)
 		}
-		rec := b.get("/report/result-download/BMBTI-1807?r=" + result)
+		rec := b.Get("/report/result-download/BMBTI-1807?r=" + result)
 		if rec.Code != 200 || !bytes.HasPrefix(rec.Body.Bytes(), []byte("%PDF")) || !strings.Contains(rec.Header().Get("Content-Disposition"), order) {
 			t.Fatalf("download once printed: %d %s", rec.Code, rec.Header().Get("Content-Disposition"))
 		}
-	})
+	}, apptest.WithJobs())
 }
 
 // messageID finds a message id of ours left in a page's text.
@@ -262,19 +237,19 @@ func jsonDecode(b []byte, into any) error { return json.Unmarshal(b, into) }
 
 // Every type has a social card; its page points at it; nothing else is one.
 func TestSocialCards(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
-		b := &browser{t: t, e: e, cookies: map[string]*http.Cookie{}}
-		rec := b.get("/og/type/enfp.png")
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
+		b := newBrowser(t, e)
+		rec := b.Get("/og/type/enfp.png")
 		if rec.Code != 200 || rec.Header().Get("Content-Type") != "image/png" || !bytes.HasPrefix(rec.Body.Bytes(), []byte("\x89PNG")) {
 			t.Fatalf("card: %d %s", rec.Code, rec.Header().Get("Content-Type"))
 		}
 		for _, bad := range []string{"/og/type/zzzz.png", "/og/type/enfp.jpg", "/og/type/enfp-a.png"} {
-			if rec := b.get(bad); rec.Code != 404 {
+			if rec := b.Get(bad); rec.Code != 404 {
 				t.Errorf("%s: %d", bad, rec.Code)
 			}
 		}
-		page := b.get("/ja/types/BMBTI-1807/enfp").Body.String()
+		page := b.Get("/ja/types/BMBTI-1807/enfp").Body.String()
 		if !strings.Contains(page, `<meta property="og:image" content="http://selfmap.test/og/type/enfp.png">`) {
 			t.Error("the type page does not name its card")
 		}
@@ -285,17 +260,17 @@ func TestSocialCards(t *testing.T) {
 // restart) gets an error page, not the buy page: a failure to read is not
 // "unpaid".
 func TestReportWhenTheOrderCannotBeRead(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
-		result, _ := b.paidReport(b.csrfToken("/"))
-		if rec := b.get("/report/result/BMBTI-1807?r=" + result); rec.Code != 200 {
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, b := k.Store, newBrowser(t, k.Handler)
+		result, _ := b.PaidReport(b.CSRFToken("/"))
+		if rec := b.Get("/report/result/BMBTI-1807?r=" + result); rec.Code != 200 {
 			t.Fatalf("paid report: %d", rec.Code)
 		}
 		if _, err := s.DB.Exec(`ALTER TABLE orders RENAME TO orders_away`); err != nil {
 			t.Fatal(err)
 		}
 		defer s.DB.Exec(`ALTER TABLE orders_away RENAME TO orders`)
-		rec := b.get("/report/result/BMBTI-1807?r=" + result)
+		rec := b.Get("/report/result/BMBTI-1807?r=" + result)
 		if rec.Code != http.StatusInternalServerError || strings.Contains(rec.Header().Get("Location"), "buyreport") {
 			t.Fatalf("report with the orders unreadable: %d %s", rec.Code, rec.Header().Get("Location"))
 		}

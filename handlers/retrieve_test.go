@@ -9,42 +9,43 @@ import (
 	"testing"
 	"time"
 
+	"selfmap/app/apptest"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 )
 
 // seedMailboxes stores a paid report for ana@example.com and a pack-only
-// purchase for pack@example.com.
-func seedMailboxes(t *testing.T, s *store.Store) {
-	at := time.Now().UTC().Add(-24 * time.Hour)
+// purchase for pack@example.com, made the day before the kit's time.
+func seedMailboxes(t *testing.T, k *apptest.Kit) {
+	s, at := k.Store, k.Clock.Now().UTC().Add(-24*time.Hour)
 	storetest.Buy(t, s, storetest.Purchase{ResultID: "r1", Code: "INTJ-A", Report: "paid", ReportEmail: "ana@example.com", At: at})
 	storetest.Buy(t, s, storetest.Purchase{ResultID: "r2", Code: "ENFP-T", Report: "created", ReportEmail: "pack@example.com", Pack: "paid", At: at})
 }
 
 func (b *browser) retrieveForm(path, email string) *httptest.ResponseRecorder {
-	b.t.Helper()
-	token := csrfField.FindStringSubmatch(b.do(httptest.NewRequest("GET", path, nil)).Body.String())
+	b.T.Helper()
+	token := csrfField.FindStringSubmatch(b.Get(path).Body.String())
 	if token == nil {
-		b.t.Fatalf("no form token on %s", path)
+		b.T.Fatalf("no form token on %s", path)
 	}
-	return b.postForm(path, url.Values{"_csrf": {token[1]}, "email": {email}})
+	return b.PostForm(path, url.Values{"_csrf": {token[1]}, "email": {email}})
 }
 
 // The retrieve page: every state in the visitor's language, the address
 // kept on an error, links only in the mailbox, CSRF required, and a
 // mailbox limited to three retrieval mails an hour.
 func TestRetrievePage(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		seedMailboxes(t, s)
-		b := &browser{t: t, e: newServerWith(t, s, map[string]string{"RATE_LIMIT_SCALE": "100"}), cookies: map[string]*http.Cookie{}}
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		seedMailboxes(t, k)
+		s, b := k.Store, newBrowser(t, k.Handler)
 		const page = "/report/retrieve/BMBTI-1807"
 
-		scenario{url: page, status: 200, contains: []string{`data-testid="retrieve-form"`, "Retrieve your report", `name="_csrf"`}}.run(t, b.e)
-		scenario{url: "/ja" + page, status: 200, contains: []string{`<html lang="ja">`, "レポートの再送"}}.run(t, b.e)
-		scenario{url: "/retrieve/BMBTI-1807?hl=EN", status: 301, location: page + "?hl=EN"}.run(t, b.e)
-		scenario{url: "/report/retrieve/NOPE-1", status: 404}.run(t, b.e)
+		scenario{url: page, status: 200, contains: []string{`data-testid="retrieve-form"`, "Retrieve your report", `name="_csrf"`}}.run(t, b.Handler)
+		scenario{url: "/ja" + page, status: 200, contains: []string{`<html lang="ja">`, "レポートの再送"}}.run(t, b.Handler)
+		scenario{url: "/retrieve/BMBTI-1807?hl=EN", status: 301, location: page + "?hl=EN"}.run(t, b.Handler)
+		scenario{url: "/report/retrieve/NOPE-1", status: 404}.run(t, b.Handler)
 		scenario{name: "no token", method: "POST", url: page, body: "email=ana%40example.com",
-			headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, status: 403}.run(t, b.e)
+			headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, status: 403}.run(t, b.Handler)
 
 		for _, tc := range []struct {
 			path, email string
@@ -72,7 +73,7 @@ func TestRetrievePage(t *testing.T) {
 			if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/fr"+page {
 				t.Fatalf("request %d: %d %s", i+1, rec.Code, rec.Header().Get("Location"))
 			}
-			after := b.do(httptest.NewRequest("GET", "/fr"+page, nil)).Body.String()
+			after := b.Get("/fr" + page).Body.String()
 			if !strings.Contains(after, "Rapport envoyé") || strings.Contains(after, "?t=") || strings.Contains(after, "/report/result/") {
 				t.Fatalf("after sending, the page shows %q", after)
 			}
@@ -100,25 +101,25 @@ func TestRetrievePage(t *testing.T) {
 			t.Errorf("retrieval mail %q:\n%s", m.Subject, m.Body)
 		}
 		rec = scenario{url: "/dev/mail", status: 200, contains: []string{`data-testid="dev-mail-text"`, `data-testid="dev-mail-html"`,
-			`sandbox=""`, `src="/dev/mail/` + m.ID + `/html"`, "&lt;table"}}.run(t, b.e)
+			`sandbox=""`, `src="/dev/mail/` + m.ID + `/html"`, "&lt;table"}}.run(t, b.Handler)
 		if csp := rec.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "frame-src 'self'") {
 			t.Errorf("the outbox cannot frame its HTML parts: %s", csp)
 		}
-		rec = scenario{url: "/dev/mail/" + m.ID + "/html", status: 200, contains: []string{"<table", "SM-r1"}}.run(t, b.e)
+		rec = scenario{url: "/dev/mail/" + m.ID + "/html", status: 200, contains: []string{"<table", "SM-r1"}}.run(t, b.Handler)
 		if csp := rec.Header().Get("Content-Security-Policy"); !strings.HasPrefix(csp, "sandbox;") || !strings.Contains(csp, "default-src 'none'") {
 			t.Errorf("an HTML part is served without a sandbox: %s", csp)
 		}
-		scenario{url: "/dev/mail/nope/html", status: 404}.run(t, b.e)
-	})
+		scenario{url: "/dev/mail/nope/html", status: 404}.run(t, b.Handler)
+	}, apptest.WithEnv(map[string]string{"RATE_LIMIT_SCALE": "100"}))
 }
 
 // The JSON call: the same states in the envelope, CSRF required, the
 // mailbox limit, and nothing of a report in any answer.
 func TestRetrieveAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		seedMailboxes(t, s)
-		b := &browser{t: t, e: newServerWith(t, s, map[string]string{"RATE_LIMIT_SCALE": "100"}), cookies: map[string]*http.Cookie{}}
-		token := b.csrfToken("/")
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		seedMailboxes(t, k)
+		s, b := k.Store, newBrowser(t, k.Handler)
+		token := b.CSRFToken("/")
 		const call = "/pay/exam/order/report/retrieve"
 		answer := func(rec *httptest.ResponseRecorder) (int, string) {
 			var env struct {
@@ -131,7 +132,7 @@ func TestRetrieveAPI(t *testing.T) {
 			}
 			return env.Result, env.Message
 		}
-		if rec := b.postJSON(call, "forged", map[string]string{"email": "ana@example.com"}); rec.Code != 403 {
+		if rec := b.PostJSON(call, "forged", map[string]string{"email": "ana@example.com"}); rec.Code != 403 {
 			t.Errorf("a forged token: %d", rec.Code)
 		}
 		for _, tc := range []struct {
@@ -147,7 +148,7 @@ func TestRetrieveAPI(t *testing.T) {
 			{"PT", "ana@example.com", 200, "Relatório enviado"},
 			{"DE", "ana@example.com", 429, "Zu viele Anfragen"},
 		} {
-			rec := b.postJSON(call+"?hl="+tc.hl, token, map[string]string{"email": tc.email})
+			rec := b.PostJSON(call+"?hl="+tc.hl, token, map[string]string{"email": tc.email})
 			result, msg := answer(rec)
 			if rec.Code != tc.status || result != tc.status || !strings.Contains(msg+rec.Body.String(), tc.want) {
 				t.Errorf("%s %s: %d %s", tc.hl, tc.email, rec.Code, rec.Body.String())
@@ -156,18 +157,17 @@ func TestRetrieveAPI(t *testing.T) {
 		if n := countRows(t, s, "mail_outbox"); n != 3 {
 			t.Errorf("%d retrieval mails; want 3", n)
 		}
-	})
+	}, apptest.WithEnv(map[string]string{"RATE_LIMIT_SCALE": "100"}))
 }
 
 // Each client address gets a few tries, then 429 in its language, before
 // any mailbox is even looked at.
 func TestRetrieveRateLimitPerClient(t *testing.T) {
-	s := storetest.SQLite(t)
-	b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
-	token := b.csrfToken("/")
+	b := newBrowser(t, apptest.New(t, storetest.SQLite(t)).Handler)
+	token := b.CSRFToken("/")
 	limited := 0
 	for range 8 {
-		rec := b.postJSON("/pay/exam/order/report/retrieve?hl=KR", token, map[string]string{"email": "nobody@example.com"})
+		rec := b.PostJSON("/pay/exam/order/report/retrieve?hl=KR", token, map[string]string{"email": "nobody@example.com"})
 		if rec.Code == http.StatusTooManyRequests {
 			limited++
 			if !strings.Contains(rec.Body.String(), `"result":429`) {
@@ -187,9 +187,9 @@ func TestRetrieveRateLimitPerClient(t *testing.T) {
 // Sending failed: when the outbox cannot take the mail, the visitor is
 // told so and nothing is written.
 func TestRetrieveSendingFailed(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		seedMailboxes(t, s)
-		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		seedMailboxes(t, k)
+		s, b := k.Store, newBrowser(t, k.Handler)
 		if _, err := s.DB.Exec(`DROP TABLE report_links`); err != nil {
 			t.Fatal(err)
 		}
@@ -206,7 +206,7 @@ func TestRetrieveSendingFailed(t *testing.T) {
 
 // Outside dev the outbox does not exist.
 func TestDevMailOnlyInDev(t *testing.T) {
-	e := newServerWith(t, storetest.SQLite(t), map[string]string{"APP_ENV": "prod", "SESSION_SECRET": strings.Repeat("s", 40), "BASE_URL": "https://selfmap.test"})
+	e := apptest.New(t, storetest.SQLite(t), apptest.WithEnv(map[string]string{"APP_ENV": "prod", "SESSION_SECRET": strings.Repeat("s", 40), "BASE_URL": "https://selfmap.test"})).Handler
 	for _, path := range []string{"/dev/mail", "/dev/mail/x/html"} {
 		scenario{url: path, status: 404}.run(t, e)
 	}

@@ -11,8 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"selfmap/app"
-	"selfmap/internal/config"
+	"selfmap/app/apptest"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 )
@@ -21,17 +20,17 @@ import (
 // never from the query string: a token accepted there would invite pages
 // to put it in URLs, which end up in logs, history and Referer headers.
 func TestCSRFTokenInTheQueryStringIsRefused(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := &browser{t: t, e: newServer(t, s), cookies: map[string]*http.Cookie{}}
-		token := b.csrfToken("/")
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		b := newBrowser(t, k.Handler)
+		token := b.CSRFToken("/")
 		inQuery := "?" + url.Values{"_csrf": {token}}.Encode()
 
-		rec := b.postForm("/consent"+inQuery, url.Values{"choice": {"none"}})
+		rec := b.PostForm("/consent"+inQuery, url.Values{"choice": {"none"}})
 		if rec.Code != http.StatusForbidden {
 			t.Errorf("form POST with the token in the query: %d, want 403", rec.Code)
 		}
-		if b.cookies["consent"] != nil {
-			t.Errorf("a token in the query stored consent %q", b.cookies["consent"].Value)
+		if b.Cookies["consent"] != nil {
+			t.Errorf("a token in the query stored consent %q", b.Cookies["consent"].Value)
 		}
 
 		var body bytes.Buffer
@@ -40,21 +39,21 @@ func TestCSRFTokenInTheQueryStringIsRefused(t *testing.T) {
 		mw.Close()
 		req := httptest.NewRequest("POST", "/consent"+inQuery, &body)
 		req.Header.Set("Content-Type", mw.FormDataContentType())
-		if rec := b.do(req); rec.Code != http.StatusForbidden {
+		if rec := b.Do(req); rec.Code != http.StatusForbidden {
 			t.Errorf("multipart POST with the token in the query: %d, want 403", rec.Code)
 		}
 
 		req = httptest.NewRequest("POST", "/api/consent"+inQuery, strings.NewReader(`{"analytics":true,"marketing":true}`))
 		req.Header.Set("Content-Type", "application/json")
-		if rec := b.do(req); rec.Code != http.StatusForbidden {
+		if rec := b.Do(req); rec.Code != http.StatusForbidden {
 			t.Errorf("API POST with the token in the query: %d, want 403", rec.Code)
 		}
 
 		// The same token in the body, or in the header, is accepted.
-		if rec := b.postForm("/consent", url.Values{"choice": {"none"}, "_csrf": {token}}); rec.Code != http.StatusSeeOther {
+		if rec := b.PostForm("/consent", url.Values{"choice": {"none"}, "_csrf": {token}}); rec.Code != http.StatusSeeOther {
 			t.Errorf("form POST with the token in the body: %d, want 303", rec.Code)
 		}
-		if rec := b.postJSON("/api/consent", token, map[string]bool{"analytics": true, "marketing": false}); rec.Code != http.StatusOK {
+		if rec := b.PostJSON("/api/consent", token, map[string]bool{"analytics": true, "marketing": false}); rec.Code != http.StatusOK {
 			t.Errorf("API POST with the token in the header: %d, want 200", rec.Code)
 		}
 	})
@@ -86,17 +85,8 @@ func (b *syncBuffer) String() string {
 func TestRequestLogNeverKeepsASecret(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		logs := &syncBuffer{}
-		vars := map[string]string{"DATA_DIR": t.TempDir(), "BASE_URL": "http://selfmap.test"}
-		cfg, err := config.Load(func(k string) string { return vars[k] })
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, err := app.New(cfg, slog.New(slog.NewJSONHandler(logs, nil)), s)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b := &browser{t: t, e: a.Handler, cookies: map[string]*http.Cookie{}}
-		csrf := b.csrfToken("/")
+		b := newBrowser(t, apptest.New(t, s, apptest.WithLogger(slog.New(slog.NewJSONHandler(logs, nil)))).Handler)
+		csrf := b.CSRFToken("/")
 
 		requests := map[string]string{
 			"/report/result/BMBTI-1807?t=SECRETreport&tab=dimensions":                                                  "SECRETreport",
@@ -111,9 +101,9 @@ func TestRequestLogNeverKeepsASecret(t *testing.T) {
 			"/types?" + url.Values{"_csrf": {csrf}}.Encode():                                                           csrf,
 		}
 		for target := range requests {
-			b.do(httptest.NewRequest("GET", target, nil))
+			b.Get(target)
 		}
-		b.postForm("/consent?"+url.Values{"_csrf": {csrf}}.Encode(), url.Values{"choice": {"none"}})
+		b.PostForm("/consent?"+url.Values{"_csrf": {csrf}}.Encode(), url.Values{"choice": {"none"}})
 
 		logged := logs.String()
 		for target, secret := range requests {

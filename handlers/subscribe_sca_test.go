@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"selfmap/app/apptest"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 )
@@ -97,8 +98,8 @@ func TestSubscribeWithStripeWaitsForAuthentication(t *testing.T) {
 		fake := &bankAsksStripe{}
 		api := httptest.NewServer(fake)
 		defer api.Close()
-		e := newServerWith(t, s, map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_test_secret",
-			"STRIPE_WEBHOOK_SECRET": "whsec_test", "STRIPE_PUBLISHABLE_KEY": "pk_test_public", "STRIPE_API_BASE": api.URL})
+		e := apptest.New(t, s, apptest.WithEnv(map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_test_secret",
+			"STRIPE_WEBHOOK_SECRET": "whsec_test", "STRIPE_PUBLISHABLE_KEY": "pk_test_public", "STRIPE_API_BASE": api.URL})).Handler
 		b := newBrowser(t, e)
 		b.register("sca@example.com")
 		id := userID(t, s, "sca@example.com")
@@ -113,7 +114,7 @@ func TestSubscribeWithStripeWaitsForAuthentication(t *testing.T) {
 			t.Fatalf("after the start: %+v", subs)
 		}
 
-		page := b.get(check)
+		page := b.Get(check)
 		body := text(page)
 		if page.Code != http.StatusOK || !strings.Contains(body, `data-testid="sub-authenticate"`) ||
 			!strings.Contains(body, "Your bank asks you to confirm this payment") || !strings.Contains(body, "pi_sca_secret_abc") ||
@@ -122,16 +123,16 @@ func TestSubscribeWithStripeWaitsForAuthentication(t *testing.T) {
 		}
 		other := newBrowser(t, e)
 		other.register("eve@example.com")
-		if rec := other.get(check); rec.Code != http.StatusNotFound || strings.Contains(rec.Body.String(), "pi_sca_secret_abc") {
+		if rec := other.Get(check); rec.Code != http.StatusNotFound || strings.Contains(rec.Body.String(), "pi_sca_secret_abc") {
 			t.Fatalf("another user's check page: %d", rec.Code)
 		}
 		abandon := strings.Replace(check, "/paying/subscribe/check/", "/paying/subscribe/abandon/", 1)
-		if rec := other.submit("/", abandon, url.Values{}); rec.Code != http.StatusNotFound || fake.called("DELETE /v1/subscriptions/sub_sca") {
+		if rec := other.Submit("/", abandon, url.Values{}); rec.Code != http.StatusNotFound || fake.called("DELETE /v1/subscriptions/sub_sca") {
 			t.Fatalf("another user abandoned it: %d", rec.Code)
 		}
 
 		// The island posts the page's form when Stripe.js reports a failure.
-		rec = b.submit(check, abandon, url.Values{})
+		rec = b.Submit(check, abandon, url.Values{})
 		if rec.Code != http.StatusSeeOther || !strings.HasPrefix(rec.Header().Get("Location"), landingPage+"?plan=basic-weekly") {
 			t.Fatalf("abandon: %d %s %.600s", rec.Code, rec.Header().Get("Location"), text(rec))
 		}
@@ -141,7 +142,7 @@ func TestSubscribeWithStripeWaitsForAuthentication(t *testing.T) {
 		if got := liveSubs(t, s, id); got[0].Status != "expired" {
 			t.Fatalf("after abandoning: %+v", got[0])
 		}
-		if l := text(b.get(landingPage)); !strings.Contains(l, "Your bank did not confirm the payment, so nothing was charged") ||
+		if l := text(b.Get(landingPage)); !strings.Contains(l, "Your bank did not confirm the payment, so nothing was charged") ||
 			!strings.Contains(l, `data-testid="subscribe-form"`) {
 			t.Fatalf("landing after abandoning: %.3000s", l)
 		}

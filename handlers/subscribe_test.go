@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"selfmap/app/apptest"
 	"selfmap/internal/ids"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
@@ -31,8 +32,8 @@ func subscribeForm(plan, mode, number string) url.Values {
 
 // subscribePost sends the form from the landing page as a browser does.
 func (b *browser) subscribePost(page string, form url.Values) *httptest.ResponseRecorder {
-	b.t.Helper()
-	return b.submit(page, page, form)
+	b.T.Helper()
+	return b.Submit(page, page, form)
 }
 
 // text is a page's body with its HTML entities decoded.
@@ -66,33 +67,33 @@ func countInvoices(t *testing.T, s *store.Store, subID, kind string) int {
 // registering and entering the mailed code (or logging in), comes back to
 // the screen asked for.
 func TestSubscribeNeedsLoginAndComesBack(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := newBrowser(t, newServer(t, s))
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		b := newBrowser(t, k.Handler)
 		want := landingPage + "?plan=premium-monthly"
-		rec := b.get(want)
+		rec := b.Get(want)
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login" {
 			t.Fatalf("guest: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
-		if login := b.get("/user/login"); !strings.Contains(login.Body.String(), "Please login first") {
+		if login := b.Get("/user/login"); !strings.Contains(login.Body.String(), "Please login first") {
 			t.Fatalf("no 'Please login first': %.2000s", login.Body.String())
 		}
-		rec = b.submit("/user/register", "/user/register", url.Values{"name": {"Ada"}, "email": {"ada@example.com"},
+		rec = b.Submit("/user/register", "/user/register", url.Values{"name": {"Ada"}, "email": {"ada@example.com"},
 			"password": {"correct horse"}, "confirm": {"correct horse"}, "agree": {"1"}})
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/verify" {
 			t.Fatalf("register went to %d %q, want the code's screen", rec.Code, rec.Header().Get("Location"))
 		}
 		b.verifyWithMailedCode("ada@example.com", want)
-		if page := b.get(want); page.Code != 200 || !strings.Contains(page.Body.String(), `data-testid="subscribe-form"`) {
+		if page := b.Get(want); page.Code != 200 || !strings.Contains(page.Body.String(), `data-testid="subscribe-form"`) {
 			t.Fatalf("landing after register: %d", page.Code)
 		}
 		// Logging in comes back too, from the upgrade screen.
-		c := newBrowser(t, b.e)
-		c.get("/payinsider/BMBTI-1807")
-		if rec := c.login("ada@example.com", "correct horse"); rec.Header().Get("Location") != "/payinsider/BMBTI-1807" {
+		c := newBrowser(t, b.Handler)
+		c.Get("/payinsider/BMBTI-1807")
+		if rec := c.Login("ada@example.com", "correct horse"); rec.Header().Get("Location") != "/payinsider/BMBTI-1807" {
 			t.Fatalf("login went to %q", rec.Header().Get("Location"))
 		}
 		// An API call answers 401 instead.
-		if rec := newBrowser(t, b.e).postJSON("/api/user/subscribe/create", c.csrfToken("/"), map[string]any{}); rec.Code != http.StatusUnauthorized &&
+		if rec := newBrowser(t, b.Handler).PostJSON("/api/user/subscribe/create", c.CSRFToken("/"), map[string]any{}); rec.Code != http.StatusUnauthorized &&
 			rec.Code != http.StatusForbidden {
 			t.Fatalf("guest API: %d", rec.Code)
 		}
@@ -102,8 +103,8 @@ func TestSubscribeNeedsLoginAndComesBack(t *testing.T) {
 // The plan choice prices the plans for the visitor's country, worded per
 // period and per day, and the legacy path moves there.
 func TestSubscribeScheme(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		scenario{url: "/paying/scheme/BMBTI-1807", status: 200, contains: []string{`data-testid="plan-basic-weekly"`,
 			"7-day trial for $1.49", "then $19.99 every 4 weeks", "That is $0.71 a day.", "$39.99 a month", landingPage + "?plan=premium-monthly"}}.run(t, e)
 		scenario{url: "/paying/scheme/BMBTI-1807", headers: map[string]string{"Accept-Language": "en-GB"}, status: 200,
@@ -118,8 +119,8 @@ func TestSubscribeScheme(t *testing.T) {
 // Refused forms keep what was typed (never the card number) and say per
 // field what is wrong, in the visitor's language; nothing is charged.
 func TestSubscribeFormRefusals(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := newBrowser(t, newServer(t, s))
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, b := k.Store, newBrowser(t, k.Handler)
 		b.register("eve@example.com")
 		id := userID(t, s, "eve@example.com")
 		for _, tc := range []struct {
@@ -158,13 +159,13 @@ func TestSubscribeFormRefusals(t *testing.T) {
 			t.Fatalf("refused forms started %d subscriptions", len(subs))
 		}
 		// The promo is priced by the server before anything is sent.
-		page := text(b.get(landingPage + "?plan=basic-weekly&promo=welcome20"))
+		page := text(b.Get(landingPage + "?plan=basic-weekly&promo=welcome20"))
 		if !strings.Contains(page, `data-testid="sub-discount">−$0.30`) || !strings.Contains(page, `data-testid="sub-first">$1.19`) ||
 			!strings.Contains(page, "Code WELCOME20 applied") {
 			t.Errorf("promo not priced: %.6000s", page)
 		}
 		// No CSRF token: refused.
-		if rec := b.postForm(landingPage, subscribeForm("basic-weekly", "trial", "4242424242424242")); rec.Code != http.StatusForbidden {
+		if rec := b.PostForm(landingPage, subscribeForm("basic-weekly", "trial", "4242424242424242")); rec.Code != http.StatusForbidden {
 			t.Errorf("no token: %d", rec.Code)
 		}
 	})
@@ -173,8 +174,8 @@ func TestSubscribeFormRefusals(t *testing.T) {
 // Start a trial, submit again, upgrade twice: one subscription, one trial
 // charge, one upgrade charge.
 func TestSubscribeTrialDoubleSubmitAndUpgrade(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
 		b := newBrowser(t, e)
 		b.register("tia@example.com")
 		id := userID(t, s, "tia@example.com")
@@ -192,7 +193,7 @@ func TestSubscribeTrialDoubleSubmitAndUpgrade(t *testing.T) {
 		if len(subs) != 1 || subs[0].Status != "trialing" || countInvoices(t, s, subs[0].ID, "trial") != 1 {
 			t.Fatalf("after a double submit: %+v", subs)
 		}
-		page := text(b.get(check))
+		page := text(b.Get(check))
 		next := subs[0].CurrentPeriodEnd.UTC().Format("2006-01-02")
 		for _, want := range []string{`data-testid="sub-success"`, "Your plan: Basic (trial)", "Charged $1.49 on", "Next charge: $19.99 on " + next, upgradePage} {
 			if !strings.Contains(page, want) {
@@ -200,29 +201,31 @@ func TestSubscribeTrialDoubleSubmitAndUpgrade(t *testing.T) {
 			}
 		}
 		// The landing now points to the subscription instead of a form.
-		if l := b.get(landingPage).Body.String(); !strings.Contains(l, `data-testid="already-subscribed"`) || strings.Contains(l, `data-testid="subscribe-form"`) {
+		if l := b.Get(landingPage).Body.String(); !strings.Contains(l, `data-testid="already-subscribed"`) || strings.Contains(l, `data-testid="subscribe-form"`) {
 			t.Errorf("landing of a subscriber shows the form")
 		}
 		// Another user's subscription answers as a missing one.
 		other := newBrowser(t, e)
 		other.register("mallory@example.com")
-		if rec := other.get(check); rec.Code != http.StatusNotFound {
+		if rec := other.Get(check); rec.Code != http.StatusNotFound {
 			t.Errorf("foreign check page: %d", rec.Code)
 		}
-		if rec := other.get(checkPage + "?s=" + ids.New()); rec.Code != http.StatusNotFound {
+		if rec := other.Get(checkPage + "?s=" + ids.New()); rec.Code != http.StatusNotFound {
 			t.Errorf("missing check page: %d", rec.Code)
 		}
 
-		up := text(b.get(upgradePage))
+		up := text(b.Get(upgradePage))
 		if !strings.Contains(up, `data-testid="current-plan">Basic`) || !strings.Contains(up, `data-testid="premium-price">$39.99 a month`) {
 			t.Fatalf("upgrade page: %.3000s", up)
 		}
-		bad := b.submit(upgradePage, upgradePage, url.Values{"plan": {"basic-weekly"}})
+		// A minute into the trial, the customer upgrades.
+		k.Clock.Add(time.Minute)
+		bad := b.Submit(upgradePage, upgradePage, url.Values{"plan": {"basic-weekly"}})
 		if bad.Code != http.StatusUnprocessableEntity || !strings.Contains(text(bad), "no premium plan found") {
 			t.Errorf("upgrade to basic: %d", bad.Code)
 		}
 		for range 2 {
-			rec := b.submit("/payinsider/BMBTI-1807", "/payinsider/BMBTI-1807", url.Values{"plan": {"premium-monthly"}})
+			rec := b.Submit("/payinsider/BMBTI-1807", "/payinsider/BMBTI-1807", url.Values{"plan": {"premium-monthly"}})
 			if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != check {
 				t.Fatalf("upgrade: %d %s %.400s", rec.Code, rec.Header().Get("Location"), text(rec))
 			}
@@ -231,13 +234,13 @@ func TestSubscribeTrialDoubleSubmitAndUpgrade(t *testing.T) {
 		if subs[0].PlanID != "premium-monthly" || subs[0].Status != "active" || countInvoices(t, s, subs[0].ID, "upgrade") != 1 {
 			t.Fatalf("after two upgrades: %+v, %d upgrade invoices", subs[0], countInvoices(t, s, subs[0].ID, "upgrade"))
 		}
-		if page := text(b.get(check)); !strings.Contains(page, "Your plan: Premium (active)") || !strings.Contains(page, "Charged $39.99") {
+		if page := text(b.Get(check)); !strings.Contains(page, "Your plan: Premium (active)") || !strings.Contains(page, "Charged $39.99") {
 			t.Errorf("check after upgrade: %.3000s", page)
 		}
-		if page := b.get("/payinsider/BMBTI-1807").Body.String(); !strings.Contains(page, `data-testid="already-premium"`) {
+		if page := b.Get("/payinsider/BMBTI-1807").Body.String(); !strings.Contains(page, `data-testid="already-premium"`) {
 			t.Errorf("payinsider of a premium user: %.3000s", page)
 		}
-		if page := text(b.get("/zh-cn" + upgradePage)); !strings.Contains(page, "你已经订阅了高级版。") {
+		if page := text(b.Get("/zh-cn" + upgradePage)); !strings.Contains(page, "你已经订阅了高级版。") {
 			t.Errorf("upgrade page in Chinese: %.2000s", page)
 		}
 	})
@@ -246,23 +249,25 @@ func TestSubscribeTrialDoubleSubmitAndUpgrade(t *testing.T) {
 // A trial is had once: after a paid trial has ended, the landing offers
 // pay now only and says why, and a trial sent anyway is refused.
 func TestSubscribeTrialOnlyOnce(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
 		b := newBrowser(t, e)
 		b.register("uma@example.com")
 		id := userID(t, s, "uma@example.com")
-		if l := b.get(landingPage).Body.String(); !strings.Contains(l, `data-testid="start-trial"`) || strings.Contains(l, `data-testid="trial-used"`) {
+		if l := b.Get(landingPage).Body.String(); !strings.Contains(l, `data-testid="start-trial"`) || strings.Contains(l, `data-testid="trial-used"`) {
 			t.Fatal("a new customer is not offered the trial")
 		}
 		if rec := b.subscribePost(landingPage, subscribeForm("basic-weekly", "trial", "4242424242424242")); rec.Code != http.StatusSeeOther {
 			t.Fatalf("trial: %d %.400s", rec.Code, text(rec))
 		}
-		// The trial ended without renewal (cancelled in time).
+		// A week and a day later, the trial has ended without renewal
+		// (cancelled in time).
+		k.Clock.Add(8 * 24 * time.Hour)
 		subs := liveSubs(t, s, id)
-		if _, err := s.DB.Exec(s.DB.Rebind(`UPDATE subscriptions SET status = 'expired', ended_at = ? WHERE id = ?`), time.Now().UTC(), subs[0].ID); err != nil {
+		if _, err := s.DB.Exec(s.DB.Rebind(`UPDATE subscriptions SET status = 'expired', ended_at = ? WHERE id = ?`), k.Clock.Now().UTC(), subs[0].ID); err != nil {
 			t.Fatal(err)
 		}
-		l := text(b.get(landingPage))
+		l := text(b.Get(landingPage))
 		if strings.Contains(l, `data-testid="start-trial"`) || !strings.Contains(l, "You have already had a trial") || !strings.Contains(l, `data-testid="pay-now"`) {
 			t.Fatalf("landing after a trial: %.3000s", l)
 		}
@@ -287,8 +292,8 @@ func TestSubscribeTrialOnlyOnce(t *testing.T) {
 // address it comes from: a card tester gets a few tries, not a list's
 // worth. The refused try reaches no payment provider.
 func TestSubscribeCardAttemptsPerAccount(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
 		b := newBrowser(t, e)
 		b.register("tess@example.com")
 		id := userID(t, s, "tess@example.com")
@@ -318,8 +323,8 @@ func TestSubscribeCardAttemptsPerAccount(t *testing.T) {
 // given and another card then works. Pay now with a promo charges the
 // discounted plan price.
 func TestSubscribeDeclinedThenPayNowWithPromo(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := newBrowser(t, newServer(t, s))
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, b := k.Store, newBrowser(t, k.Handler)
 		b.register("dee@example.com")
 		id := userID(t, s, "dee@example.com")
 		rec := b.subscribePost(landingPage, subscribeForm("basic-weekly", "trial", "4000 0000 0000 0002"))
@@ -332,7 +337,7 @@ func TestSubscribeDeclinedThenPayNowWithPromo(t *testing.T) {
 		if len(subs) != 1 || subs[0].Status != "expired" {
 			t.Fatalf("declined start left %+v", subs)
 		}
-		if page := text(b.get(checkPage + "?s=" + subs[0].ID)); !strings.Contains(page, `data-testid="sub-declined"`) || !strings.Contains(page, "Your card was declined") {
+		if page := text(b.Get(checkPage + "?s=" + subs[0].ID)); !strings.Contains(page, `data-testid="sub-declined"`) || !strings.Contains(page, "Your card was declined") {
 			t.Errorf("check of a declined start: %.2000s", page)
 		}
 		form := subscribeForm("basic-weekly", "paynow", "4242424242424242")
@@ -358,7 +363,7 @@ func TestSubscribeDeclinedThenPayNowWithPromo(t *testing.T) {
 		if _, err := s.DB.ExecContext(context.Background(), s.DB.Rebind(`UPDATE subscriptions SET status = 'expired' WHERE id = ?`), paid.ID); err != nil {
 			t.Fatal(err)
 		}
-		if page := text(b.get(checkPage + "?s=" + paid.ID)); !strings.Contains(page, "This subscription has ended") || strings.Contains(page, "declined") {
+		if page := text(b.Get(checkPage + "?s=" + paid.ID)); !strings.Contains(page, "This subscription has ended") || strings.Contains(page, "declined") {
 			t.Errorf("check of an ended subscription: %.2000s", page)
 		}
 	})
@@ -367,18 +372,20 @@ func TestSubscribeDeclinedThenPayNowWithPromo(t *testing.T) {
 // The countdown counts to the unpaid result's time plus the offer window;
 // once passed, the trial is no longer offered for it (pay now is).
 func TestSubscribeReportOfferCountdown(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
 		ctx := context.Background()
-		b := newBrowser(t, newServer(t, s))
+		s, b := k.Store, newBrowser(t, k.Handler)
 		b.register("cody@example.com")
 		id := userID(t, s, "cody@example.com")
 		resultID := ids.New()
-		at := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+		at := k.Clock.Now().Add(-time.Hour).UTC().Truncate(time.Second)
 		storetest.Buy(t, s, storetest.Purchase{ResultID: resultID, Code: "INFJ-T", At: at})
 		if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE results SET user_id = ? WHERE id = ?`), id, resultID); err != nil {
 			t.Fatal(err)
 		}
-		page := text(b.get(landingPage))
+		// A minute on, the customer opens the plans.
+		k.Clock.Add(time.Minute)
+		page := text(b.Get(landingPage))
 		deadline := at.Add((24 * time.Hour)).Format(time.RFC3339)
 		if !strings.Contains(page, `data-testid="countdown"`) || !strings.Contains(page, `datetime="`+deadline+`"`) ||
 			!strings.Contains(page, "22 h") || !strings.Contains(page, `data-testid="start-trial"`) {
@@ -387,7 +394,7 @@ func TestSubscribeReportOfferCountdown(t *testing.T) {
 		if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE results SET created_at = ? WHERE id = ?`), at.Add(-(24 * time.Hour)), resultID); err != nil {
 			t.Fatal(err)
 		}
-		page = text(b.get(landingPage))
+		page = text(b.Get(landingPage))
 		if !strings.Contains(page, "The trial offer for your INFJ-T report has ended") || strings.Contains(page, `data-testid="start-trial"`) {
 			t.Fatalf("closed countdown: %.5000s", page)
 		}
@@ -401,8 +408,8 @@ func TestSubscribeReportOfferCountdown(t *testing.T) {
 // The JSON calls: the plan list, create and change, with the envelope,
 // CSRF and per-field messages.
 func TestSubscribeAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		var list struct {
 			Result int
 			Data   []struct {
@@ -412,7 +419,7 @@ func TestSubscribeAPI(t *testing.T) {
 				TrialPrice *int64
 			}
 		}
-		rec := newBrowser(t, e).get("/api/secondPhase/plan/sku/list/1807/GB")
+		rec := newBrowser(t, e).Get("/api/secondPhase/plan/sku/list/1807/GB")
 		if err := json.Unmarshal(rec.Body.Bytes(), &list); err != nil || list.Result != 200 || len(list.Data) != 2 ||
 			list.Data[0].Currency != "GBP" || list.Data[0].Price != 1799 || *list.Data[0].TrialPrice != 129 || list.Data[1].TrialPrice != nil {
 			t.Fatalf("plan list: %v %s", err, rec.Body.String())
@@ -422,13 +429,13 @@ func TestSubscribeAPI(t *testing.T) {
 
 		b := newBrowser(t, e)
 		b.register("api@example.com")
-		token := b.csrfToken("/")
-		if rec := b.postJSON("/api/user/subscribe/create", "", map[string]any{"planId": "basic-weekly"}); rec.Code != http.StatusForbidden {
+		token := b.CSRFToken("/")
+		if rec := b.PostJSON("/api/user/subscribe/create", "", map[string]any{"planId": "basic-weekly"}); rec.Code != http.StatusForbidden {
 			t.Errorf("no CSRF: %d", rec.Code)
 		}
 		req := map[string]any{"planId": "basic-weekly", "mode": "trial", "number": "4242424242424242", "expiry": "12/40", "cvc": "123",
 			"name": "Api", "postalCode": "10115"}
-		rec = b.postJSON("/api/user/subscribe/create", token, req)
+		rec = b.PostJSON("/api/user/subscribe/create", token, req)
 		var env struct {
 			Result  int
 			Message string
@@ -441,24 +448,26 @@ func TestSubscribeAPI(t *testing.T) {
 			t.Fatalf("no terms: %d %s", rec.Code, rec.Body.String())
 		}
 		req["agreed"] = true
-		rec = b.postJSON("/api/user/subscribe/create", token, req)
+		rec = b.PostJSON("/api/user/subscribe/create", token, req)
 		if json.Unmarshal(rec.Body.Bytes(), &env); rec.Code != 200 || env.Result != 200 || env.Data.Status != "trialing" ||
 			!strings.HasPrefix(env.Data.CheckURL, checkPage+"?s=") {
 			t.Fatalf("create: %d %s", rec.Code, rec.Body.String())
 		}
 		first := env.Data.ID
-		if rec = b.postJSON("/api/user/subscribe/create", token, req); json.Unmarshal(rec.Body.Bytes(), &env) != nil || env.Data.ID != first {
+		if rec = b.PostJSON("/api/user/subscribe/create", token, req); json.Unmarshal(rec.Body.Bytes(), &env) != nil || env.Data.ID != first {
 			t.Fatalf("second create: %s", rec.Body.String())
 		}
-		rec = b.postJSON("/pay/subscription/changeSubscription", token, map[string]any{"planId": "gold"})
+		// A minute into the trial, the customer upgrades.
+		k.Clock.Add(time.Minute)
+		rec = b.PostJSON("/pay/subscription/changeSubscription", token, map[string]any{"planId": "gold"})
 		if json.Unmarshal(rec.Body.Bytes(), &env); rec.Code != 400 || env.Message != "no premium plan found" {
 			t.Fatalf("change to gold: %d %s", rec.Code, rec.Body.String())
 		}
-		rec = b.postJSON("/pay/subscription/changeSubscription", token, map[string]any{"planId": "premium-monthly"})
+		rec = b.PostJSON("/pay/subscription/changeSubscription", token, map[string]any{"planId": "premium-monthly"})
 		if json.Unmarshal(rec.Body.Bytes(), &env); rec.Code != 200 || env.Data.Status != "active" || env.Data.ID != first {
 			t.Fatalf("change: %d %s", rec.Code, rec.Body.String())
 		}
-		if rec := newBrowser(t, e).postJSON("/pay/subscription/changeSubscription", token, map[string]any{"planId": "premium-monthly"}); rec.Code == 200 {
+		if rec := newBrowser(t, e).PostJSON("/pay/subscription/changeSubscription", token, map[string]any{"planId": "premium-monthly"}); rec.Code == 200 {
 			t.Errorf("a guest changed a subscription")
 		}
 	})
@@ -469,20 +478,19 @@ func TestSubscribeAPI(t *testing.T) {
 // a card field of ours), and a start without a PaymentMethod made by
 // Stripe.js is refused before anything is charged.
 func TestSubscribeWithStripeTakesOnlyAPaymentMethod(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServerWith(t, s, map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_test_secret",
-			"STRIPE_WEBHOOK_SECRET": "whsec_test", "STRIPE_PUBLISHABLE_KEY": "pk_test_public"})
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
 		scenario{url: "/paying/scheme/BMBTI-1807", status: 200, contains: []string{"7-day trial for $1.49"}}.run(t, e)
 		b := newBrowser(t, e)
 		b.register("stripe@example.com")
-		page := b.get(landingPage).Body.String()
+		page := b.Get(landingPage).Body.String()
 		if strings.Contains(page, `data-testid="subscribe-unavailable"`) || strings.Contains(page, `name="number"`) ||
 			!strings.Contains(page, "pk_test_public") || strings.Contains(page, "sk_test_secret") {
 			t.Fatalf("stripe landing: %.3000s", page)
 		}
-		token := b.csrfToken("/")
+		token := b.CSRFToken("/")
 		for _, pm := range []string{"", "4242424242424242", "tok_visa"} {
-			rec := b.postJSON("/api/user/subscribe/create", token, map[string]any{"planId": "basic-weekly", "mode": "trial", "agreed": true,
+			rec := b.PostJSON("/api/user/subscribe/create", token, map[string]any{"planId": "basic-weekly", "mode": "trial", "agreed": true,
 				"paymentMethod": pm})
 			if rec.Code != http.StatusBadRequest {
 				t.Fatalf("create with %q: %d %s", pm, rec.Code, rec.Body.String())
@@ -490,11 +498,11 @@ func TestSubscribeWithStripeTakesOnlyAPaymentMethod(t *testing.T) {
 		}
 		// A promo code is not offered with Stripe, and one sent anyway is
 		// refused before anything reaches Stripe.
-		if page := b.get(landingPage + "?promo=WELCOME20").Body.String(); strings.Contains(page, `data-testid="promo-form"`) ||
+		if page := b.Get(landingPage + "?promo=WELCOME20").Body.String(); strings.Contains(page, `data-testid="promo-form"`) ||
 			strings.Contains(page, `data-testid="promo-applied"`) || strings.Contains(page, `name="promo" value="WELCOME20"`) {
 			t.Errorf("the stripe landing offers or applies a promo code")
 		}
-		rec := b.postJSON("/api/user/subscribe/create", token, map[string]any{"planId": "basic-weekly", "mode": "trial", "agreed": true,
+		rec := b.PostJSON("/api/user/subscribe/create", token, map[string]any{"planId": "basic-weekly", "mode": "trial", "agreed": true,
 			"paymentMethod": "pm_card_visa", "promoCode": "WELCOME20"})
 		if rec.Code != http.StatusBadRequest && rec.Code != http.StatusUnprocessableEntity {
 			t.Fatalf("create with a promo code under stripe: %d %s", rec.Code, rec.Body.String())
@@ -503,5 +511,6 @@ func TestSubscribeWithStripeTakesOnlyAPaymentMethod(t *testing.T) {
 		if err := s.DB.Get(&n, `SELECT COUNT(*) FROM subscriptions`); err != nil || n != 0 {
 			t.Fatalf("subscriptions written: %d %v", n, err)
 		}
-	})
+	}, apptest.WithEnv(map[string]string{"PAYMENT_PROVIDER": "stripe", "STRIPE_SECRET_KEY": "sk_test_secret",
+		"STRIPE_WEBHOOK_SECRET": "whsec_test", "STRIPE_PUBLISHABLE_KEY": "pk_test_public"}))
 }

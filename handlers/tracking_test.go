@@ -10,17 +10,16 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
-	"selfmap/internal/store"
+	"selfmap/app/apptest"
 	"selfmap/internal/store/storetest"
 )
 
 // The server plans third-party scripts only after consent, names only
 // their origins in the page's CSP, and reports the funnel's ad events.
 func TestTrackingAfterConsentOnly(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServerWith(t, s, map[string]string{"TRACKING": `{"pixels":{"meta":"123","tiktok":"T1"},"tagManager":"GTM-X1"}`})
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		get := func(path, consent string) *httptest.ResponseRecorder {
 			req := httptest.NewRequest("GET", path, nil)
 			if consent != "" {
@@ -62,14 +61,14 @@ func TestTrackingAfterConsentOnly(t *testing.T) {
 				}
 			}
 		}
-	})
+	}, apptest.WithEnv(map[string]string{"TRACKING": `{"pixels":{"meta":"123","tiktok":"T1"},"tagManager":"GTM-X1"}`}))
 }
 
 // A public page served from the page cache carries each response's own
 // nonce and each visitor's own CSRF token, plain and gzipped; a visit with
 // a query is rendered for itself.
 func TestPageCachePerVisitorValues(t *testing.T) {
-	e := newServer(t, storetest.SQLite(t))
+	e := apptest.New(t, storetest.SQLite(t)).Handler
 	fetch := func(path string, gz bool) (body, csp string) {
 		req := httptest.NewRequest("GET", path, nil)
 		if gz {
@@ -123,16 +122,17 @@ func TestPageCachePerVisitorValues(t *testing.T) {
 // whatever the visitor consented to, and a report link's token never
 // reaches the log.
 func TestPrivatePagesStayPrivate(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServerWith(t, s, map[string]string{"TRACKING": `{"pixels":{"meta":"123"},"tagManager":"GTM-X1","sessionReplay":"c1"}`})
-		b := &browser{t: t, e: e, cookies: map[string]*http.Cookie{"consent": {Name: "consent", Value: "v1.a1.m1"}}}
-		token := b.csrfToken("/")
-		result, _ := b.paidReport(token)
-		if err := s.AddReportLink(context.Background(), s.DB, result, "private-token-1", time.Now()); err != nil {
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
+		b := newBrowser(t, e)
+		b.Cookies["consent"] = &http.Cookie{Name: "consent", Value: "v1.a1.m1"}
+		token := b.CSRFToken("/")
+		result, _ := b.PaidReport(token)
+		if err := s.AddReportLink(context.Background(), s.DB, result, "private-token-1", k.Clock.Now()); err != nil {
 			t.Fatal(err)
 		}
 		for _, path := range []string{"/report/result/BMBTI-1807?fbclid=x&t=private-token-1", "/report/retrieve/BMBTI-1807?fbclid=x"} {
-			rec := b.get(path)
+			rec := b.Get(path)
 			if rec.Code != 200 {
 				t.Fatalf("%s: %d", path, rec.Code)
 			}
@@ -141,43 +141,44 @@ func TestPrivatePagesStayPrivate(t *testing.T) {
 				t.Errorf("%s loads third-party scripts", path)
 			}
 		}
-		if rec := b.get("/?fbclid=x"); !strings.Contains(rec.Body.String(), "tracking-props") {
+		if rec := b.Get("/?fbclid=x"); !strings.Contains(rec.Body.String(), "tracking-props") {
 			t.Error("the home page, consented and from a click, plans no script: the test proves nothing")
 		}
-	})
+	}, apptest.WithEnv(map[string]string{"TRACKING": `{"pixels":{"meta":"123"},"tagManager":"GTM-X1","sessionReplay":"c1"}`}))
 }
 
 // Click ids stay with the visitor from the free result through checkout,
 // where the funnel's events are planned for the consented pixel.
 func TestFunnelKeepsClickIDs(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServerWith(t, s, map[string]string{"TRACKING": `{"pixels":{"meta":"123"}}`})
-		b := &browser{t: t, e: e, cookies: map[string]*http.Cookie{"consent": {Name: "consent", Value: "v1.a0.m1"}}}
-		token := b.csrfToken("/?fbclid=click-1")
-		rec := b.postJSON("/api/exam/order/info", token, submission(t, func(i int) int { return i%5 + 1 }))
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
+		b := newBrowser(t, e)
+		b.Cookies["consent"] = &http.Cookie{Name: "consent", Value: "v1.a0.m1"}
+		token := b.CSRFToken("/?fbclid=click-1")
+		rec := b.PostJSON("/api/exam/order/info", token, apptest.Submission(t, func(i int) int { return i%5 + 1 }))
 		var sub struct{ Data struct{ ResultID string } }
 		if err := jsonDecode(rec.Body.Bytes(), &sub); err != nil {
 			t.Fatal(err)
 		}
-		free := b.get("/report/result-free-test/BMBTI-1807?fbclid=click-1&r=" + sub.Data.ResultID).Body.String()
+		free := b.Get("/report/result-free-test/BMBTI-1807?fbclid=click-1&r=" + sub.Data.ResultID).Body.String()
 		if !strings.Contains(free, "fbclid=click-1") {
 			t.Fatal("the free result's links drop the click id")
 		}
-		buy := b.get("/paying/buyreport/BMBTI-1807?fbclid=click-1&r=" + sub.Data.ResultID).Body.String()
+		buy := b.Get("/paying/buyreport/BMBTI-1807?fbclid=click-1&r=" + sub.Data.ResultID).Body.String()
 		if !strings.Contains(buy, `"name":"view_content"`) || !strings.Contains(buy, "fbclid=click-1&amp;r=") {
 			t.Errorf("the product page plans no view_content or drops the click id")
 		}
-		pay := b.get("/paying/payment/BMBTI-1807?fbclid=click-1&r=" + sub.Data.ResultID).Body.String()
+		pay := b.Get("/paying/payment/BMBTI-1807?fbclid=click-1&r=" + sub.Data.ResultID).Body.String()
 		if !strings.Contains(pay, `"name":"initiate_checkout"`) || !strings.Contains(pay, `"v":"meta"`) {
 			t.Errorf("the payment page plans no initiate_checkout for the pixel")
 		}
-	})
+	}, apptest.WithEnv(map[string]string{"TRACKING": `{"pixels":{"meta":"123"}}`}))
 }
 
 // The cache keeps visitors' consent choices apart: the preferences dialog
 // of one who rejected everything never shows another's "yes".
 func TestPageCacheKeepsConsentApart(t *testing.T) {
-	e := newServer(t, storetest.SQLite(t))
+	e := apptest.New(t, storetest.SQLite(t)).Handler
 	get := func(consent string) string {
 		req := httptest.NewRequest("GET", "/landing/free/BMBTI-1807", nil)
 		req.AddCookie(&http.Cookie{Name: "consent", Value: consent})

@@ -16,8 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"selfmap/internal/store"
-	"selfmap/internal/store/storetest"
+	"selfmap/app/apptest"
 )
 
 // bigAvatar is a 4096 x 4096 PNG of 8-bit RGBA, the largest picture the
@@ -83,8 +82,8 @@ func residentBytes() uint64 {
 func TestAvatarUploadsAtOnceKeepMemoryLow(t *testing.T) {
 	const uploads, maxHeap = 20, 320 << 20
 	data := bigAvatar()
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b := newBrowser(t, newServerWith(t, s, map[string]string{"RATE_LIMIT_SCALE": "100"}))
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		b := newBrowser(t, k.Handler)
 		b.register("big@example.com")
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(48 << 20))
 		runtime.GC()
@@ -110,8 +109,8 @@ func TestAvatarUploadsAtOnceKeepMemoryLow(t *testing.T) {
 		if p[0] > maxHeap {
 			t.Errorf("peak heap %d MiB, want at most %d MiB", p[0]>>20, maxHeap>>20)
 		}
-		if img := b.get("/user/avatar"); img.Code != http.StatusOK || img.Header().Get("Content-Type") != "image/png" {
+		if img := b.Get("/user/avatar"); img.Code != http.StatusOK || img.Header().Get("Content-Type") != "image/png" {
 			t.Errorf("the stored avatar: %d %s", img.Code, img.Header().Get("Content-Type"))
 		}
-	})
+	}, apptest.WithEnv(map[string]string{"RATE_LIMIT_SCALE": "100"}))
 }

@@ -13,10 +13,10 @@ import (
 
 	"github.com/gorilla/sessions"
 
+	"selfmap/app/apptest"
 	"selfmap/internal/account"
 	"selfmap/internal/mail"
 	"selfmap/internal/store"
-	"selfmap/internal/store/storetest"
 )
 
 // mailsOfKind lists the outbox's messages of a kind to an address.
@@ -45,8 +45,8 @@ func otherCode(code string) string {
 
 // registerAs posts the registration form with a name, address and password.
 func (b *browser) registerAs(name, email, password string) *httptest.ResponseRecorder {
-	b.t.Helper()
-	return b.submit("/user/register", "/user/register", url.Values{"name": {name}, "email": {email}, "password": {password},
+	b.T.Helper()
+	return b.Submit("/user/register", "/user/register", url.Values{"name": {name}, "email": {email}, "password": {password},
 		"confirm": {password}, "agree": {"1"}})
 }
 
@@ -56,8 +56,8 @@ func (b *browser) registerAs(name, email, password string) *httptest.ResponseRec
 // account exists, the owner is mailed a notice in the visitor's language,
 // and wrong passwords count against the address's log-in lock.
 func TestRegisterWithTakenAddressAnswersAsNew(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServerWith(t, s, map[string]string{"RATE_LIMIT_SCALE": "100"})
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
 		newBrowser(t, e).register("ada@example.com")
 		fresh := newBrowser(t, e).registerAs("Eve", "new@example.com", "correct horse")
 
@@ -73,20 +73,20 @@ func TestRegisterWithTakenAddressAnswersAsNew(t *testing.T) {
 			}
 			// The code's screen promises no code (TestRegisterNewAndTakenAddressesLookAlike
 			// compares it with a new address's).
-			page := x.get("/user/verify")
+			page := x.Get("/user/verify")
 			if page.Code != http.StatusOK || !strings.Contains(page.Body.String(), `data-testid="verify-form"`) ||
 				!strings.Contains(page.Body.String(), "If ada@example.com can be used for an account, a 6-digit code is on its way to it.") {
 				t.Fatalf("the code's screen: %d %.1500s", page.Code, page.Body.String())
 			}
-			if fr := x.get("/fr/user/verify"); fr.Code != http.StatusOK || !strings.Contains(fr.Body.String(), `data-testid="verify-form"`) ||
+			if fr := x.Get("/fr/user/verify"); fr.Code != http.StatusOK || !strings.Contains(fr.Body.String(), `data-testid="verify-form"`) ||
 				!strings.Contains(fr.Body.String(), "Si l’adresse ada@example.com peut servir à un compte") {
 				t.Fatalf("the code's screen in French: %d", fr.Code)
 			}
-			if rec := x.submit("/user/verify", "/user/verify", url.Values{"code": {otherCode(mailedCodeTo(t, s, "ada@example.com"))}}); rec.Code != http.StatusUnprocessableEntity ||
+			if rec := x.Submit("/user/verify", "/user/verify", url.Values{"code": {otherCode(mailedCodeTo(t, s, "ada@example.com"))}}); rec.Code != http.StatusUnprocessableEntity ||
 				!strings.Contains(rec.Body.String(), "This code is not correct, has expired or was tried too often.") {
 				t.Errorf("a code on the taken address: %d", rec.Code)
 			}
-			if rec := x.submit("/user/verify", "/user/verify/resend", url.Values{}); rec.Code != http.StatusSeeOther {
+			if rec := x.Submit("/user/verify", "/user/verify/resend", url.Values{}); rec.Code != http.StatusSeeOther {
 				t.Errorf("resend on the taken address: %d", rec.Code)
 			}
 		}
@@ -104,23 +104,23 @@ func TestRegisterWithTakenAddressAnswersAsNew(t *testing.T) {
 		for range 4 {
 			newBrowser(t, e).registerAs("Eve", "ada@example.com", "wrong horse")
 		}
-		if rec := newBrowser(t, e).login("ada@example.com", "correct horse"); rec.Code != http.StatusTooManyRequests {
+		if rec := newBrowser(t, e).Login("ada@example.com", "correct horse"); rec.Code != http.StatusTooManyRequests {
 			t.Errorf("log-in after five wrong registrations: %d, want 429", rec.Code)
 		}
 		if rec := newBrowser(t, e).registerAs("Eve", "ada@example.com", "correct horse"); rec.Code != http.StatusTooManyRequests ||
 			!strings.Contains(rec.Body.String(), "Too many failed attempts") {
 			t.Errorf("registration on a locked address: %d", rec.Code)
 		}
-	})
+	}, apptest.WithEnv(map[string]string{"RATE_LIMIT_SCALE": "100"}))
 }
 
 // The notice of a registration with a taken address is in the language of
 // the page it was sent from.
 func TestRegisterNoticeSpeaksTheVisitorsLanguage(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
 		newBrowser(t, e).register("ana@example.com")
-		newBrowser(t, e).submit("/fr/user/register", "/fr/user/register", url.Values{"name": {"Eve"}, "email": {"ana@example.com"},
+		newBrowser(t, e).Submit("/fr/user/register", "/fr/user/register", url.Values{"name": {"Eve"}, "email": {"ana@example.com"},
 			"password": {"wrong horse"}, "confirm": {"wrong horse"}, "agree": {"1"}})
 		notices := mailsOfKind(t, s, mail.KindRegisterNotice, "ana@example.com")
 		if len(notices) != 1 || notices[0].Locale != "fr" || !strings.Contains(notices[0].Subject, "Quelqu’un a essayé de s’inscrire") ||
@@ -132,16 +132,16 @@ func TestRegisterNoticeSpeaksTheVisitorsLanguage(t *testing.T) {
 
 // The API's registration with a taken address signs nobody in either.
 func TestRegisterAPIWithTakenAddressSignsNobodyIn(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		newBrowser(t, e).register("gus@example.com")
 		b := newBrowser(t, e)
-		rec := b.postJSON("/api/user/register", b.csrfToken("/"), map[string]any{"name": "Eve", "email": "gus@example.com",
+		rec := b.PostJSON("/api/user/register", b.CSRFToken("/"), map[string]any{"name": "Eve", "email": "gus@example.com",
 			"password": "correct horse", "confirmPassword": "correct horse", "agree": true})
 		if rec.Code != http.StatusOK || strings.Contains(rec.Body.String(), "already") {
 			t.Fatalf("API registration with a taken address: %d %s", rec.Code, rec.Body.String())
 		}
-		if rec := b.get("/api/user/get"); rec.Code != http.StatusUnauthorized {
+		if rec := b.Get("/api/user/get"); rec.Code != http.StatusUnauthorized {
 			t.Errorf("signed in after registering a taken address: %d %s", rec.Code, rec.Body.String())
 		}
 	})
@@ -152,28 +152,28 @@ func TestRegisterAPIWithTakenAddressSignsNobodyIn(t *testing.T) {
 // code's screen of the taken address; the code mailed for the account the
 // first request made verifies it and signs in.
 func TestRegisterFormSentTwice(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
 		b := newBrowser(t, e)
-		token := b.csrfToken("/user/register")
-		before := *b.cookies["sm_session"]
+		token := b.CSRFToken("/user/register")
+		before := *b.Cookies["sm_session"]
 		form := url.Values{"_csrf": {token}, "name": {"Ada"}, "email": {"dot@example.com"}, "password": {"correct horse"},
 			"confirm": {"correct horse"}, "agree": {"1"}}
-		if rec := b.postForm("/user/register", form); rec.Code != http.StatusSeeOther {
+		if rec := b.PostForm("/user/register", form); rec.Code != http.StatusSeeOther {
 			t.Fatalf("first: %d", rec.Code)
 		}
-		b.cookies["sm_session"] = &before
-		if rec := b.postForm("/user/register", form); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/verify" {
+		b.Cookies["sm_session"] = &before
+		if rec := b.PostForm("/user/register", form); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/verify" {
 			t.Fatalf("second: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
 		if b.signedIn() {
 			t.Fatal("the second answer signed in without the code")
 		}
 		code := mailedCodeTo(t, s, "dot@example.com")
-		if rec := b.submit("/user/verify", "/user/verify", url.Values{"code": {otherCode(code)}}); rec.Code != http.StatusUnprocessableEntity {
+		if rec := b.Submit("/user/verify", "/user/verify", url.Values{"code": {otherCode(code)}}); rec.Code != http.StatusUnprocessableEntity {
 			t.Fatalf("a wrong code: %d", rec.Code)
 		}
-		if rec := b.submit("/user/verify", "/user/verify", url.Values{"code": {code}}); rec.Code != http.StatusSeeOther ||
+		if rec := b.Submit("/user/verify", "/user/verify", url.Values{"code": {code}}); rec.Code != http.StatusSeeOther ||
 			rec.Header().Get("Location") != "/user/info" {
 			t.Fatalf("the mailed code: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
@@ -224,7 +224,7 @@ func seen(t *testing.T, rec *httptest.ResponseRecorder, address string) string {
 func sessionKeys(t *testing.T, cs *sessions.CookieStore, b *browser) []string {
 	t.Helper()
 	req := httptest.NewRequest("GET", "/", nil)
-	req.AddCookie(b.cookies["sm_session"])
+	req.AddCookie(b.Cookies["sm_session"])
 	sess, err := cs.Get(req, "sm_session")
 	if err != nil {
 		t.Fatal(err)
@@ -244,10 +244,10 @@ func sessionKeys(t *testing.T, cs *sessions.CookieStore, b *browser) []string {
 // for up to and past the hourly limit, and the API's answer; and the
 // session holds the same values.
 func TestRegisterNewAndTakenAddressesLookAlike(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		owner, cs := newSessionServerWith(t, s, map[string]string{"RATE_LIMIT_SCALE": "100"})
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
+		owner, cs := newBrowser(t, e), sessionCookies()
 		owner.register("taken@example.com")
-		e := owner.e
 
 		// visit is one visitor's whole story with an address on the form
 		// and, on the API, another one as new or as taken, answer by
@@ -260,28 +260,28 @@ func TestRegisterNewAndTakenAddressesLookAlike(t *testing.T) {
 			x := newBrowser(t, e)
 			form(x.registerAs("Eve", address, "correct horse"))
 			keys = sessionKeys(t, cs, x)
-			form(x.get("/user/verify"))
-			form(x.get("/user/info"))
-			form(x.get("/"))
-			form(x.get("/api/user/get"))
+			form(x.Get("/user/verify"))
+			form(x.Get("/user/info"))
+			form(x.Get("/"))
+			form(x.Get("/api/user/get"))
 			wrong := otherCode(mailedCodeTo(t, s, address))
 			for range account.CodeTries + 1 {
-				form(x.submit("/user/verify", "/user/verify", url.Values{"code": {wrong}}))
+				form(x.Submit("/user/verify", "/user/verify", url.Values{"code": {wrong}}))
 			}
 			// Five new codes: the last one past the hourly limit of five
 			// (the registration's and four), which only a new address
 			// reaches.
 			for range 5 {
-				form(x.submit("/user/verify", "/user/verify/resend", url.Values{}))
-				form(x.get("/user/verify"))
+				form(x.Submit("/user/verify", "/user/verify/resend", url.Values{}))
+				form(x.Get("/user/verify"))
 			}
-			form(x.get("/user/info"))
+			form(x.Get("/user/info"))
 
 			y := newBrowser(t, e)
-			api(y.postJSON("/api/user/register", y.csrfToken("/"), map[string]any{"name": "Eve", "email": apiAddress,
+			api(y.PostJSON("/api/user/register", y.CSRFToken("/"), map[string]any{"name": "Eve", "email": apiAddress,
 				"password": "correct horse", "confirmPassword": "correct horse", "agree": true}))
-			api(y.get("/api/user/get"))
-			api(y.get("/"))
+			api(y.Get("/api/user/get"))
+			api(y.Get("/"))
 			return answers, keys
 		}
 		fresh, freshKeys := visit("fresh@example.com", "other@example.com")
@@ -313,5 +313,5 @@ func TestRegisterNewAndTakenAddressesLookAlike(t *testing.T) {
 		if n := len(mailsOfKind(t, s, "account_code", "taken@example.com")); n != 1 {
 			t.Errorf("%d codes mailed to the taken address, want only its own registration's", n)
 		}
-	})
+	}, apptest.WithEnv(map[string]string{"RATE_LIMIT_SCALE": "100"}), withSessionSecret)
 }

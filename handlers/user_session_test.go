@@ -11,28 +11,27 @@ import (
 
 	"github.com/gorilla/sessions"
 
-	"selfmap/internal/store"
-	"selfmap/internal/store/storetest"
+	"selfmap/app/apptest"
 )
 
 // Log-out ends the session on the server: a copy of the cookie taken while
 // signed in no longer works, from the page or the API, and neither do the
 // user's other devices.
 func TestLogoutEndsCopiedSessions(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		b := newBrowser(t, e)
 		b.register("lou@example.com")
-		copied := *b.cookies["sm_session"]
+		copied := *b.Cookies["sm_session"]
 		other := newBrowser(t, e)
-		if rec := other.login("lou@example.com", "correct horse"); rec.Code != http.StatusSeeOther || !other.signedIn() {
+		if rec := other.Login("lou@example.com", "correct horse"); rec.Code != http.StatusSeeOther || !other.signedIn() {
 			t.Fatalf("second device: %d", rec.Code)
 		}
-		if rec := b.submit("/user/info", "/user/logout", url.Values{}); rec.Code != http.StatusSeeOther || b.signedIn() {
+		if rec := b.Submit("/user/info", "/user/logout", url.Values{}); rec.Code != http.StatusSeeOther || b.signedIn() {
 			t.Fatalf("logout: %d", rec.Code)
 		}
 		thief := newBrowser(t, e)
-		thief.cookies["sm_session"] = &copied
+		thief.Cookies["sm_session"] = &copied
 		if thief.signedIn() {
 			t.Error("a copy of the cookie still works after log-out")
 		}
@@ -41,41 +40,34 @@ func TestLogoutEndsCopiedSessions(t *testing.T) {
 		}
 
 		// The API's log-out too.
-		if rec := b.login("lou@example.com", "correct horse"); rec.Code != http.StatusSeeOther {
+		if rec := b.Login("lou@example.com", "correct horse"); rec.Code != http.StatusSeeOther {
 			t.Fatalf("login: %d", rec.Code)
 		}
-		copied = *b.cookies["sm_session"]
-		if rec := b.postJSON("/api/user/logout", b.csrfToken("/"), map[string]any{}); rec.Code != http.StatusOK {
+		copied = *b.Cookies["sm_session"]
+		if rec := b.PostJSON("/api/user/logout", b.CSRFToken("/"), map[string]any{}); rec.Code != http.StatusOK {
 			t.Fatalf("API logout: %d", rec.Code)
 		}
-		thief.cookies["sm_session"] = &copied
-		if rec := thief.get("/api/user/get"); rec.Code != http.StatusUnauthorized {
+		thief.Cookies["sm_session"] = &copied
+		if rec := thief.Get("/api/user/get"); rec.Code != http.StatusUnauthorized {
 			t.Errorf("a copy of the cookie works after the API's log-out: %d", rec.Code)
 		}
 	})
 }
 
-// testSessionSecret signs and encrypts the sessions of servers made by
-// newSessionServer, so a test can write a session as the server would.
+// testSessionSecret signs and encrypts the sessions of a kit built
+// withSessionSecret, so a test can write a session as the server would
+// (sessionCookies).
 const testSessionSecret = "test session secret, 32 characters or more"
 
-func newSessionServer(t *testing.T, s *store.Store) (*browser, *sessions.CookieStore) {
-	t.Helper()
-	return newSessionServerWith(t, s, nil)
-}
+// withSessionSecret builds the kit's app with testSessionSecret.
+var withSessionSecret = apptest.WithEnv(map[string]string{"SESSION_SECRET": testSessionSecret})
 
-// newSessionServerWith is newSessionServer with more environment variables.
-func newSessionServerWith(t *testing.T, s *store.Store, env map[string]string) (*browser, *sessions.CookieStore) {
-	t.Helper()
-	vars := map[string]string{"SESSION_SECRET": testSessionSecret}
-	for k, v := range env {
-		vars[k] = v
-	}
-	e := newServerWith(t, s, vars)
-	// The keys as internal/app's newSessionStore derives them.
+// sessionCookies is the cookie store of an app built withSessionSecret,
+// with the keys as app's newSessionStore derives them.
+func sessionCookies() *sessions.CookieStore {
 	hashKey := sha256.Sum256([]byte("selfmap session signing\x00" + testSessionSecret))
 	blockKey := sha256.Sum256([]byte("selfmap session encryption\x00" + testSessionSecret))
-	return newBrowser(t, e), sessions.NewCookieStore(hashKey[:], blockKey[:])
+	return sessions.NewCookieStore(hashKey[:], blockKey[:])
 }
 
 // lastUsed rewrites a session cookie as if it was last used at a time.
@@ -98,44 +90,44 @@ func lastUsed(t *testing.T, cs *sessions.CookieStore, cookie *http.Cookie, at ti
 // A session unused for 30 days signs nobody in, wherever its cookie was
 // copied to; one used within them does, and is written back as used now.
 func TestSessionEndsAfter30DaysIdle(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		b, cs := newSessionServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		b, cs := newBrowser(t, k.Handler), sessionCookies()
 		b.register("ida@example.com")
-		cookie := b.cookies["sm_session"]
+		cookie := b.Cookies["sm_session"]
 
-		idle := newBrowser(t, b.e)
-		idle.cookies["sm_session"] = lastUsed(t, cs, cookie, time.Now().Add(-30*24*time.Hour-time.Minute))
+		idle := newBrowser(t, b.Handler)
+		idle.Cookies["sm_session"] = lastUsed(t, cs, cookie, k.Clock.Now().Add(-30*24*time.Hour-time.Minute))
 		if idle.signedIn() {
 			t.Error("a session unused for 30 days still signs in")
 		}
 
-		recent := newBrowser(t, b.e)
-		recent.cookies["sm_session"] = lastUsed(t, cs, cookie, time.Now().Add(-29*24*time.Hour))
+		recent := newBrowser(t, b.Handler)
+		recent.Cookies["sm_session"] = lastUsed(t, cs, cookie, k.Clock.Now().Add(-29*24*time.Hour))
 		if !recent.signedIn() {
 			t.Fatal("a session used 29 days ago was signed out")
 		}
 		req := httptest.NewRequest("GET", "/", nil)
-		req.AddCookie(recent.cookies["sm_session"])
+		req.AddCookie(recent.Cookies["sm_session"])
 		sess, err := cs.Get(req, "sm_session")
-		if seen, _ := sess.Values["seen"].(int64); err != nil || time.Since(time.Unix(seen, 0)) > time.Minute {
+		if seen, _ := sess.Values["seen"].(int64); err != nil || k.Clock.Now().Sub(time.Unix(seen, 0)) > time.Minute {
 			t.Errorf("the session's last use was not written back: %v %v", sess.Values["seen"], err)
 		}
-	})
+	}, withSessionSecret)
 }
 
 // Names and nicknames with bidirectional controls are refused, and an
 // e-mail address whose bytes are not UTF-8 is refused rather than stored
 // with U+FFFD in their place (a JSON body's decoder makes that swap).
 func TestNamesAndAddressesRefuseHiddenCharacters(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
 		b := newBrowser(t, e)
 		rec := b.registerAs("Eve\u202Egpj.exe", "eve@example.com", "correct horse")
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "Please use letters only.") {
 			t.Fatalf("a name with an override: %d %.500s", rec.Code, rec.Body.String())
 		}
 		b.register("eve@example.com")
-		rec = b.submit("/user/info", "/user/info", url.Values{"nickname": {"\u2067Eve\u2069"}})
+		rec = b.Submit("/user/info", "/user/info", url.Values{"nickname": {"\u2067Eve\u2069"}})
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "Please use letters only.") {
 			t.Fatalf("a nickname with an isolate: %d %.500s", rec.Code, rec.Body.String())
 		}
@@ -144,8 +136,8 @@ func TestNamesAndAddressesRefuseHiddenCharacters(t *testing.T) {
 		req := httptest.NewRequest("POST", "/api/user/register", strings.NewReader(
 			"{\"name\":\"Mo\",\"email\":\"m\xffo@example.com\",\"password\":\"correct horse\",\"confirmPassword\":\"correct horse\",\"agree\":true}"))
 		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("X-CSRF-Token", api.csrfToken("/"))
-		if rec := api.do(req); rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "Invalid e-mail format.") {
+		req.Header.Set("X-CSRF-Token", api.CSRFToken("/"))
+		if rec := api.Do(req); rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "Invalid e-mail format.") {
 			t.Errorf("an address with broken UTF-8: %d %s", rec.Code, rec.Body.String())
 		}
 		var n int

@@ -13,9 +13,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/labstack/echo/v4"
-
+	"selfmap/app/apptest"
 	"selfmap/internal/mail"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
@@ -41,26 +41,15 @@ func mailedCodeTo(t *testing.T, s *store.Store, to string) string {
 	return ""
 }
 
-func newBrowser(t *testing.T, e *echo.Echo) *browser {
-	return &browser{t: t, e: e, cookies: map[string]*http.Cookie{}}
-}
-
-// submit posts a form with the CSRF token of the page it is on.
-func (b *browser) submit(page, action string, form url.Values) *httptest.ResponseRecorder {
-	b.t.Helper()
-	form.Set("_csrf", b.csrfToken(page))
-	return b.postForm(action, form)
-}
-
 // register signs a new address up with the password "correct horse" and
 // enters the code mailed to it, which signs in: registering alone signs
 // nobody in.
 func (b *browser) register(email string) {
-	b.t.Helper()
-	rec := b.submit("/user/register", "/user/register", url.Values{"name": {"Ada Lovelace"}, "email": {email},
+	b.T.Helper()
+	rec := b.Submit("/user/register", "/user/register", url.Values{"name": {"Ada Lovelace"}, "email": {email},
 		"password": {"correct horse"}, "confirm": {"correct horse"}, "agree": {"1"}})
 	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/verify" {
-		b.t.Fatalf("register: %d %s %.400s", rec.Code, rec.Header().Get("Location"), rec.Body.String())
+		b.T.Fatalf("register: %d %s %.400s", rec.Code, rec.Header().Get("Location"), rec.Body.String())
 	}
 	b.verifyWithMailedCode(strings.ToLower(email), "/user/info")
 }
@@ -68,10 +57,10 @@ func (b *browser) register(email string) {
 // verifyWithMailedCode enters, on the code's screen, the code mailed to an
 // address, and expects to be sent to next.
 func (b *browser) verifyWithMailedCode(email, next string) {
-	b.t.Helper()
-	rec := b.submit("/user/verify", "/user/verify", url.Values{"code": {b.outboxCode(email)}})
+	b.T.Helper()
+	rec := b.Submit("/user/verify", "/user/verify", url.Values{"code": {b.outboxCode(email)}})
 	if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != next {
-		b.t.Fatalf("the mailed code: %d %s, want %s %.400s", rec.Code, rec.Header().Get("Location"), next, rec.Body.String())
+		b.T.Fatalf("the mailed code: %d %s, want %s %.400s", rec.Code, rec.Header().Get("Location"), next, rec.Body.String())
 	}
 }
 
@@ -79,8 +68,8 @@ func (b *browser) verifyWithMailedCode(email, next string) {
 // from the development outbox (/dev/mail, newest first), as a developer
 // would; another browser opens it, so this one's session is untouched.
 func (b *browser) outboxCode(email string) string {
-	b.t.Helper()
-	page := (&browser{t: b.t, e: b.e, cookies: map[string]*http.Cookie{}}).get("/dev/mail")
+	b.T.Helper()
+	page := newBrowser(b.T, b.Handler).Get("/dev/mail")
 	to := regexp.MustCompile(`<strong>To:</strong>\s*` + regexp.QuoteMeta(email) + `\s*</p>`)
 	text := regexp.MustCompile(`(?s)data-testid="dev-mail-text">(.*?)</pre>`)
 	for _, m := range strings.Split(page.Body.String(), `data-testid="dev-mail"`)[1:] {
@@ -93,17 +82,12 @@ func (b *browser) outboxCode(email string) string {
 			}
 		}
 	}
-	b.t.Fatalf("no code to %s in the outbox: %d %.300s", email, page.Code, page.Body.String())
+	b.T.Fatalf("no code to %s in the outbox: %d %.300s", email, page.Code, page.Body.String())
 	return ""
 }
 
-func (b *browser) login(email, password string) *httptest.ResponseRecorder {
-	b.t.Helper()
-	return b.submit("/user/login", "/user/login", url.Values{"email": {email}, "password": {password}})
-}
-
 func (b *browser) signedIn() bool {
-	rec := b.get("/user/info")
+	rec := b.Get("/user/info")
 	return rec.Code == http.StatusOK && strings.Contains(rec.Body.String(), `data-testid="info-page"`)
 }
 
@@ -111,11 +95,11 @@ func (b *browser) signedIn() bool {
 // what was typed on error (never a password) and says what is wrong per
 // field in the visitor's language.
 func TestAccountLifecycle(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
 		b := newBrowser(t, e)
 
-		rec := b.submit("/fr/user/register", "/fr/user/register", url.Values{"name": {"Ada"}, "email": {"ada@example.com"},
+		rec := b.Submit("/fr/user/register", "/fr/user/register", url.Values{"name": {"Ada"}, "email": {"ada@example.com"},
 			"password": {"correct horse"}, "confirm": {"other horse"}})
 		body := rec.Body.String()
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(body, "Les mots de passe ne correspondent pas") ||
@@ -123,7 +107,7 @@ func TestAccountLifecycle(t *testing.T) {
 			strings.Contains(body, "correct horse") {
 			t.Fatalf("invalid registration: %d %.2000s", rec.Code, body)
 		}
-		rec = b.submit("/user/register", "/user/register", url.Values{"name": {"Ada"}, "email": {"ada@example.com"},
+		rec = b.Submit("/user/register", "/user/register", url.Values{"name": {"Ada"}, "email": {"ada@example.com"},
 			"password": {"correct horse"}, "confirm": {"correct horse"}})
 		if !strings.Contains(rec.Body.String(), "Please agree to the Terms of Service and Privacy Policy first") {
 			t.Errorf("the agreement's message is missing: %.1500s", rec.Body.String())
@@ -135,13 +119,13 @@ func TestAccountLifecycle(t *testing.T) {
 		if b.signedIn() {
 			t.Fatal("signed in before the mailed code")
 		}
-		if page := b.get("/user/verify").Body.String(); !strings.Contains(page, "ada@example.com") {
+		if page := b.Get("/user/verify").Body.String(); !strings.Contains(page, "ada@example.com") {
 			t.Fatalf("verify page: %.800s", page)
 		}
-		if rec := b.submit("/user/verify", "/user/verify", url.Values{"code": {"12345"}}); rec.Code != http.StatusUnprocessableEntity {
+		if rec := b.Submit("/user/verify", "/user/verify", url.Values{"code": {"12345"}}); rec.Code != http.StatusUnprocessableEntity {
 			t.Fatalf("bad code: %d", rec.Code)
 		}
-		rec = b.submit("/user/verify", "/user/verify", url.Values{"code": {mailedCodeTo(t, s, "ada@example.com")}})
+		rec = b.Submit("/user/verify", "/user/verify", url.Values{"code": {mailedCodeTo(t, s, "ada@example.com")}})
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/info" {
 			t.Fatalf("verify: %d %.500s", rec.Code, rec.Body.String())
 		}
@@ -152,44 +136,44 @@ func TestAccountLifecycle(t *testing.T) {
 		// user centre when signed in, the log-in page otherwise.
 		navLeadsTo := func(want, not string) {
 			t.Helper()
-			if home := b.get("/").Body.String(); !strings.Contains(home, `href="`+want+`"`) || strings.Contains(home, `href="`+not+`"`) {
+			if home := b.Get("/").Body.String(); !strings.Contains(home, `href="`+want+`"`) || strings.Contains(home, `href="`+not+`"`) {
 				t.Fatalf("the home page's navigation should lead to %s, not %s", want, not)
 			}
 		}
 		navLeadsTo("/userCenter/home", "/user/login")
-		if home := newBrowser(t, e).get("/").Body.String(); !strings.Contains(home, `href="/user/login"`) {
+		if home := newBrowser(t, e).Get("/").Body.String(); !strings.Contains(home, `href="/user/login"`) {
 			t.Fatal("a visitor without a session is offered the user centre")
 		}
 
 		// Log out is a POST with the token; without it nothing happens.
-		if rec := b.postForm("/user/logout", url.Values{}); rec.Code != http.StatusForbidden || !b.signedIn() {
+		if rec := b.PostForm("/user/logout", url.Values{}); rec.Code != http.StatusForbidden || !b.signedIn() {
 			t.Fatalf("logout without a token: %d", rec.Code)
 		}
-		if rec := b.submit("/user/info", "/user/logout", url.Values{}); rec.Code != http.StatusSeeOther || b.signedIn() {
+		if rec := b.Submit("/user/info", "/user/logout", url.Values{}); rec.Code != http.StatusSeeOther || b.signedIn() {
 			t.Fatalf("logout: %d", rec.Code)
 		}
 		navLeadsTo("/user/login", "/userCenter/home")
-		if rec := b.get("/user/info"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login" {
+		if rec := b.Get("/user/info"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login" {
 			t.Fatalf("profile after logout: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
 
 		// One message for a wrong password and for an unknown address.
-		wrong := b.login("ada@example.com", "wrong horse")
-		nobody := b.login("nobody@example.com", "wrong horse")
+		wrong := b.Login("ada@example.com", "wrong horse")
+		nobody := b.Login("nobody@example.com", "wrong horse")
 		for _, r := range []*httptest.ResponseRecorder{wrong, nobody} {
 			if r.Code != http.StatusUnprocessableEntity || !strings.Contains(r.Body.String(), "The e-mail address or the password is not correct.") ||
 				strings.Contains(r.Body.String(), "wrong horse") {
 				t.Errorf("failed log-in: %d %.1500s", r.Code, r.Body.String())
 			}
 		}
-		if rec := b.login("ADA@example.com", "correct horse"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/info" {
+		if rec := b.Login("ADA@example.com", "correct horse"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/info" {
 			t.Fatalf("login: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
 		if !b.signedIn() {
 			t.Fatal("not signed in after login")
 		}
 		// Signed in, the log-in and register pages lead to the profile.
-		if rec := b.get("/user/login"); rec.Code != http.StatusSeeOther {
+		if rec := b.Get("/user/login"); rec.Code != http.StatusSeeOther {
 			t.Errorf("login page when signed in: %d", rec.Code)
 		}
 	})
@@ -198,15 +182,15 @@ func TestAccountLifecycle(t *testing.T) {
 // After five failed log-ins an address is refused, even with the right
 // password, on every instance (the count is in the database).
 func TestLoginRateLimit(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
 		newBrowser(t, e).register("bo@example.com")
 		b := newBrowser(t, e)
 		for range 5 {
-			b.login("bo@example.com", "wrong horse")
+			b.Login("bo@example.com", "wrong horse")
 		}
-		other := newBrowser(t, newServer(t, s))
-		if rec := other.login("bo@example.com", "correct horse"); rec.Code != http.StatusTooManyRequests ||
+		other := newBrowser(t, apptest.New(t, s).Handler)
+		if rec := other.Login("bo@example.com", "correct horse"); rec.Code != http.StatusTooManyRequests ||
 			!strings.Contains(rec.Body.String(), "Too many failed attempts") {
 			t.Fatalf("sixth try: %d %.500s", rec.Code, rec.Body.String())
 		}
@@ -216,23 +200,23 @@ func TestLoginRateLimit(t *testing.T) {
 // Log-in starts a new session: the cookie from before does not act as the
 // user, and its CSRF token no longer works.
 func TestSessionRotatesAtLogin(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		newBrowser(t, e).register("cy@example.com")
 		b := newBrowser(t, e)
-		oldToken := b.csrfToken("/user/login")
-		oldCookie := *b.cookies["sm_session"]
-		if rec := b.postForm("/user/login", url.Values{"_csrf": {oldToken}, "email": {"cy@example.com"}, "password": {"correct horse"}}); rec.Code != http.StatusSeeOther {
+		oldToken := b.CSRFToken("/user/login")
+		oldCookie := *b.Cookies["sm_session"]
+		if rec := b.PostForm("/user/login", url.Values{"_csrf": {oldToken}, "email": {"cy@example.com"}, "password": {"correct horse"}}); rec.Code != http.StatusSeeOther {
 			t.Fatalf("login: %d", rec.Code)
 		}
-		if b.cookies["sm_session"].Value == oldCookie.Value {
+		if b.Cookies["sm_session"].Value == oldCookie.Value {
 			t.Fatal("the session cookie did not change at login")
 		}
-		if rec := b.postForm("/user/info", url.Values{"_csrf": {oldToken}, "nickname": {"x"}}); rec.Code != http.StatusForbidden {
+		if rec := b.PostForm("/user/info", url.Values{"_csrf": {oldToken}, "nickname": {"x"}}); rec.Code != http.StatusForbidden {
 			t.Errorf("the token from before log-in still works: %d", rec.Code)
 		}
 		stale := newBrowser(t, e)
-		stale.cookies["sm_session"] = &oldCookie
+		stale.Cookies["sm_session"] = &oldCookie
 		if stale.signedIn() {
 			t.Error("the cookie from before log-in is signed in")
 		}
@@ -242,20 +226,20 @@ func TestSessionRotatesAtLogin(t *testing.T) {
 // Changing the password ends the user's other sessions and keeps this one;
 // a password reset ends them all.
 func TestEditPasswordEndsOtherSessions(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		s, e := k.Store, k.Handler
 		a := newBrowser(t, e)
 		a.register("di@example.com")
 		other := newBrowser(t, e)
-		other.login("di@example.com", "correct horse")
+		other.Login("di@example.com", "correct horse")
 		if !other.signedIn() {
 			t.Fatal("second device not signed in")
 		}
-		rec := a.submit("/user/edit-password", "/user/edit-password", url.Values{"current": {"wrong"}, "password": {"new password"}, "confirm": {"new password"}})
+		rec := a.Submit("/user/edit-password", "/user/edit-password", url.Values{"current": {"wrong"}, "password": {"new password"}, "confirm": {"new password"}})
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "This password is not correct.") {
 			t.Fatalf("wrong current password: %d", rec.Code)
 		}
-		rec = a.submit("/user/edit-password", "/user/edit-password", url.Values{"current": {"correct horse"}, "password": {"new password"}, "confirm": {"new password"}})
+		rec = a.Submit("/user/edit-password", "/user/edit-password", url.Values{"current": {"correct horse"}, "password": {"new password"}, "confirm": {"new password"}})
 		if rec.Code != http.StatusSeeOther {
 			t.Fatalf("edit password: %d %.500s", rec.Code, rec.Body.String())
 		}
@@ -266,21 +250,22 @@ func TestEditPasswordEndsOtherSessions(t *testing.T) {
 			t.Error("the other session still works after a password change")
 		}
 
-		// Forgot password: a code by mail, then a new password; every
-		// session ends.
+		// A minute later, forgot password: a code by mail (the newest to
+		// the address), then a new password; every session ends.
+		k.Clock.Add(time.Minute)
 		f := newBrowser(t, e)
-		if rec := f.submit("/user/forgot-password", "/user/forgot-password", url.Values{"email": {"di@example.com"}}); rec.Code != http.StatusSeeOther {
+		if rec := f.Submit("/user/forgot-password", "/user/forgot-password", url.Values{"email": {"di@example.com"}}); rec.Code != http.StatusSeeOther {
 			t.Fatalf("forgot: %d", rec.Code)
 		}
 		code := mailedCodeTo(t, s, "di@example.com")
-		if rec := f.submit("/user/forgot-password?email=di%40example.com", "/user/reset-password", url.Values{"email": {"di@example.com"},
+		if rec := f.Submit("/user/forgot-password?email=di%40example.com", "/user/reset-password", url.Values{"email": {"di@example.com"},
 			"code": {code}, "password": {"third password"}, "confirm": {"third password"}}); rec.Code != http.StatusSeeOther {
 			t.Fatalf("reset: %d %.800s", rec.Code, rec.Body.String())
 		}
 		if a.signedIn() {
 			t.Error("a session survived the password reset")
 		}
-		if rec := f.login("di@example.com", "third password"); rec.Code != http.StatusSeeOther {
+		if rec := f.Login("di@example.com", "third password"); rec.Code != http.StatusSeeOther {
 			t.Errorf("login with the reset password: %d", rec.Code)
 		}
 	})
@@ -295,35 +280,35 @@ func pngBytes(t *testing.T, w, h int) []byte {
 }
 
 func (b *browser) uploadAvatar(data []byte) *httptest.ResponseRecorder {
-	b.t.Helper()
+	b.T.Helper()
 	var body bytes.Buffer
 	w := multipart.NewWriter(&body)
-	w.WriteField("_csrf", b.csrfToken("/user/info")) //nolint:errcheck // in memory
+	w.WriteField("_csrf", b.CSRFToken("/user/info")) //nolint:errcheck // in memory
 	fw, _ := w.CreateFormFile("avatar", "me.png")
 	fw.Write(data) //nolint:errcheck // in memory
 	w.Close()
 	req := httptest.NewRequest("POST", "/user/avatar", &body)
 	req.Header.Set("Content-Type", w.FormDataContentType())
-	return b.do(req)
+	return b.Do(req)
 }
 
 // The profile: the birthday's message in every locale's words, values kept,
 // the picture checked and re-encoded, and only ever one's own.
 func TestProfile(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		b := newBrowser(t, e)
 		b.register("ed@example.com")
-		rec := b.submit("/ja/user/info", "/ja/user/info", url.Values{"nickname": {"Eddie"}, "birthday": {"2020-13-01"}, "sex": {"female"}})
+		rec := b.Submit("/ja/user/info", "/ja/user/info", url.Values{"nickname": {"Eddie"}, "birthday": {"2020-13-01"}, "sex": {"female"}})
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "日付が正しくありません（例：2020-01-01）") ||
 			!strings.Contains(rec.Body.String(), `value="Eddie"`) {
 			t.Fatalf("bad birthday: %d %.1500s", rec.Code, rec.Body.String())
 		}
-		rec = b.submit("/user/info", "/user/info", url.Values{"nickname": {"Eddie"}, "birthday": {"2020-01-01"}, "sex": {"confidential"}, "phone": {"+1 555 010 9999"}})
+		rec = b.Submit("/user/info", "/user/info", url.Values{"nickname": {"Eddie"}, "birthday": {"2020-01-01"}, "sex": {"confidential"}, "phone": {"+1 555 010 9999"}})
 		if rec.Code != http.StatusSeeOther {
 			t.Fatalf("profile: %d %.800s", rec.Code, rec.Body.String())
 		}
-		if page := b.get("/userCenter/setting/userInfo").Body.String(); !strings.Contains(page, `value="2020-01-01"`) {
+		if page := b.Get("/userCenter/setting/userInfo").Body.String(); !strings.Contains(page, `value="2020-01-01"`) {
 			t.Error("the profile does not show the saved birthday")
 		}
 
@@ -341,7 +326,7 @@ func TestProfile(t *testing.T) {
 		if rec := b.uploadAvatar(pngBytes(t, 40, 40)); rec.Code != http.StatusSeeOther {
 			t.Fatalf("avatar: %d %.500s", rec.Code, rec.Body.String())
 		}
-		img := b.get("/user/avatar")
+		img := b.Get("/user/avatar")
 		if img.Code != 200 || img.Header().Get("Content-Type") != "image/png" {
 			t.Fatalf("avatar: %d %s", img.Code, img.Header().Get("Content-Type"))
 		}
@@ -349,13 +334,13 @@ func TestProfile(t *testing.T) {
 		// Someone else sees their own (none), never Ed's.
 		other := newBrowser(t, e)
 		other.register("fay@example.com")
-		if rec := other.get("/user/avatar"); rec.Code != http.StatusNotFound {
+		if rec := other.Get("/user/avatar"); rec.Code != http.StatusNotFound {
 			t.Errorf("another user's avatar: %d", rec.Code)
 		}
-		if ex := other.get("/user/setting/export").Body.String(); strings.Contains(ex, "ed@example.com") || strings.Contains(ex, "Eddie") {
+		if ex := other.Get("/user/setting/export").Body.String(); strings.Contains(ex, "ed@example.com") || strings.Contains(ex, "Eddie") {
 			t.Error("another user's export shows Ed's data")
 		}
-		if rec := newBrowser(t, e).get("/user/setting/export"); rec.Code != http.StatusSeeOther {
+		if rec := newBrowser(t, e).Get("/user/setting/export"); rec.Code != http.StatusSeeOther {
 			t.Errorf("export without a session: %d", rec.Code)
 		}
 	})
@@ -364,21 +349,21 @@ func TestProfile(t *testing.T) {
 // The JSON API: the spec's calls with the envelope, the token in a header,
 // and a new token after log-in.
 func TestUserAPI(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
 		b := newBrowser(t, e)
-		token := b.csrfToken("/")
-		if rec := b.get("/api/user/get"); rec.Code != http.StatusUnauthorized || !strings.Contains(rec.Body.String(), "Please login first") {
+		token := b.CSRFToken("/")
+		if rec := b.Get("/api/user/get"); rec.Code != http.StatusUnauthorized || !strings.Contains(rec.Body.String(), "Please login first") {
 			t.Fatalf("get without a session: %d %s", rec.Code, rec.Body.String())
 		}
-		if rec := b.postJSON("/api/user/register", "", map[string]any{"name": "Gil", "email": "gil@example.com"}); rec.Code != http.StatusForbidden {
+		if rec := b.PostJSON("/api/user/register", "", map[string]any{"name": "Gil", "email": "gil@example.com"}); rec.Code != http.StatusForbidden {
 			t.Fatalf("register without a token: %d", rec.Code)
 		}
-		rec := b.postJSON("/api/user/register", token, map[string]any{"name": "Gil", "email": "gil@example.com", "password": "long enough", "confirmPassword": "long enough"})
+		rec := b.PostJSON("/api/user/register", token, map[string]any{"name": "Gil", "email": "gil@example.com", "password": "long enough", "confirmPassword": "long enough"})
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "Please agree") {
 			t.Fatalf("register without agreement: %d %s", rec.Code, rec.Body.String())
 		}
-		rec = b.postJSON("/api/user/register", token, map[string]any{"name": "Gil", "email": "gil@example.com", "password": "long enough",
+		rec = b.PostJSON("/api/user/register", token, map[string]any{"name": "Gil", "email": "gil@example.com", "password": "long enough",
 			"confirmPassword": "long enough", "agree": true})
 		var reg struct {
 			Result int
@@ -388,41 +373,41 @@ func TestUserAPI(t *testing.T) {
 			strings.Contains(rec.Body.String(), `"id"`) {
 			t.Fatalf("register: %d %s", rec.Code, rec.Body.String())
 		}
-		if rec := b.postJSON("/api/user/update", token, map[string]any{"nickName": "G"}); rec.Code != http.StatusForbidden {
+		if rec := b.PostJSON("/api/user/update", token, map[string]any{"nickName": "G"}); rec.Code != http.StatusForbidden {
 			t.Errorf("the token from before registration still works: %d", rec.Code)
 		}
 		// Registering signs nobody in; the mailed code does, on a new
 		// session again.
-		if rec := b.postJSON("/api/user/update", reg.Data.CSRF, map[string]any{"nickName": "G"}); rec.Code != http.StatusUnauthorized {
+		if rec := b.PostJSON("/api/user/update", reg.Data.CSRF, map[string]any{"nickName": "G"}); rec.Code != http.StatusUnauthorized {
 			t.Fatalf("update before the mailed code: %d %s", rec.Code, rec.Body.String())
 		}
 		b.verifyWithMailedCode("gil@example.com", "/user/info")
-		csrf := b.csrfToken("/")
-		rec = b.postJSON("/api/user/update", csrf, map[string]any{"nickName": "G", "birthday": "2020/01/01", "sex": "male"})
+		csrf := b.CSRFToken("/")
+		rec = b.PostJSON("/api/user/update", csrf, map[string]any{"nickName": "G", "birthday": "2020/01/01", "sex": "male"})
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), `"birthday":"Invalid date (e.g., 2020-01-01)"`) {
 			t.Fatalf("update with a bad birthday: %d %s", rec.Code, rec.Body.String())
 		}
-		rec = b.postJSON("/api/user/update", csrf, map[string]any{"nickName": "G", "birthday": "2001-02-03", "sex": "male"})
+		rec = b.PostJSON("/api/user/update", csrf, map[string]any{"nickName": "G", "birthday": "2001-02-03", "sex": "male"})
 		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"birthday":"2001-02-03"`) {
 			t.Fatalf("update: %d %s", rec.Code, rec.Body.String())
 		}
-		if rec := b.get("/api/user/get"); rec.Code != 200 || !strings.Contains(rec.Body.String(), `"nickName":"G"`) || strings.Contains(rec.Body.String(), "argon2") {
+		if rec := b.Get("/api/user/get"); rec.Code != 200 || !strings.Contains(rec.Body.String(), `"nickName":"G"`) || strings.Contains(rec.Body.String(), "argon2") {
 			t.Fatalf("get: %d %s", rec.Code, rec.Body.String())
 		}
-		rec = b.postJSON("/api/user/logout", csrf, map[string]any{})
+		rec = b.PostJSON("/api/user/logout", csrf, map[string]any{})
 		if rec.Code != 200 {
 			t.Fatalf("logout: %d", rec.Code)
 		}
-		if rec := b.postJSON("/api/user/login", token, map[string]any{"email": "gil@example.com", "password": "nope"}); rec.Code != http.StatusForbidden {
+		if rec := b.PostJSON("/api/user/login", token, map[string]any{"email": "gil@example.com", "password": "nope"}); rec.Code != http.StatusForbidden {
 			t.Errorf("an old token logs in: %d", rec.Code)
 		}
 		var out struct{ Data struct{ CSRF string } }
 		json.Unmarshal(rec.Body.Bytes(), &out) //nolint:errcheck // checked below
-		rec = b.postJSON("/api/user/login", out.Data.CSRF, map[string]any{"email": "gil@example.com", "password": "nope"})
+		rec = b.PostJSON("/api/user/login", out.Data.CSRF, map[string]any{"email": "gil@example.com", "password": "nope"})
 		if rec.Code != http.StatusUnauthorized || !strings.Contains(rec.Body.String(), "The e-mail address or the password is not correct.") {
 			t.Fatalf("API login failure: %d %s", rec.Code, rec.Body.String())
 		}
-		rec = b.postJSON("/api/user/login", out.Data.CSRF, map[string]any{"email": "gil@example.com", "password": "long enough"})
+		rec = b.PostJSON("/api/user/login", out.Data.CSRF, map[string]any{"email": "gil@example.com", "password": "long enough"})
 		if rec.Code != 200 || !strings.Contains(rec.Body.String(), `"email":"gil@example.com"`) {
 			t.Fatalf("API login: %d %s", rec.Code, rec.Body.String())
 		}
@@ -434,12 +419,12 @@ func TestUserAPI(t *testing.T) {
 // registration; deleting the account removes them but keeps the paid
 // order, anonymised.
 func TestResultsJoinAndDeletion(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
 		ctx := context.Background()
-		e := newServer(t, s)
+		s, e := k.Store, k.Handler
 		b := newBrowser(t, e)
-		token := b.csrfToken("/")
-		resultID, _ := b.paidReport(token)
+		token := b.CSRFToken("/")
+		resultID, _ := b.PaidReport(token)
 		storetest.Buy(t, s, storetest.Purchase{ResultID: "r-mail", Code: "INFJ", ResultEmail: "hal@example.com"})
 
 		b.registerAs("Hal", "hal@example.com", "correct horse")
@@ -451,15 +436,15 @@ func TestResultsJoinAndDeletion(t *testing.T) {
 		if rs, _ := s.UserResults(ctx, s.DB, u.ID); len(rs) != 2 {
 			t.Fatalf("after verification: %d results, want this browser's and the address's", len(rs))
 		}
-		ex := b.get("/user/setting/export")
+		ex := b.Get("/user/setting/export")
 		if ex.Code != 200 || !strings.Contains(ex.Header().Get("Content-Disposition"), "attachment") ||
 			!strings.Contains(ex.Body.String(), resultID) || !strings.Contains(ex.Body.String(), `"status": "paid"`) || !strings.Contains(ex.Body.String(), `"answers": [`) {
 			t.Fatalf("export: %d %.1500s", ex.Code, ex.Body.String())
 		}
-		if rec := b.submit("/user/setting", "/user/setting/delete", url.Values{"password": {"wrong"}}); rec.Code != http.StatusUnprocessableEntity {
+		if rec := b.Submit("/user/setting", "/user/setting/delete", url.Values{"password": {"wrong"}}); rec.Code != http.StatusUnprocessableEntity {
 			t.Fatalf("delete with a wrong password: %d", rec.Code)
 		}
-		if rec := b.submit("/user/setting", "/user/setting/delete", url.Values{"password": {"correct horse"}}); rec.Code != http.StatusSeeOther {
+		if rec := b.Submit("/user/setting", "/user/setting/delete", url.Values{"password": {"correct horse"}}); rec.Code != http.StatusSeeOther {
 			t.Fatalf("delete: %d", rec.Code)
 		}
 		if b.signedIn() {

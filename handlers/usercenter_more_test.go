@@ -3,48 +3,15 @@ package handlers_test
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/labstack/echo/v4"
-
-	"selfmap/app"
-	"selfmap/internal/config"
-	"selfmap/internal/store"
-	"selfmap/internal/store/storetest"
+	"selfmap/app/apptest"
 )
-
-// newAppServer is newServer on a clock the test moves (set; the wall
-// clock until then).
-func newAppServer(t *testing.T, s *store.Store) (e *echo.Echo, set func(time.Time)) {
-	t.Helper()
-	newServer(t, s) // the site and the built-in content
-	cfg, err := config.Load(func(k string) string {
-		return map[string]string{"DATA_DIR": t.TempDir(), "BASE_URL": "http://selfmap.test"}[k]
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var at atomic.Pointer[time.Time]
-	now := func() time.Time {
-		if p := at.Load(); p != nil {
-			return *p
-		}
-		return time.Now()
-	}
-	a, err := app.New(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), s, app.WithClock(now))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a.Handler, func(t time.Time) { at.Store(&t) }
-}
 
 // One-click cancel from the home: the button opens a confirmation (the
 // dialog, or this page without JavaScript), the POST needs the CSRF token,
@@ -52,41 +19,41 @@ func newAppServer(t *testing.T, s *store.Store) (e *echo.Echo, set func(time.Tim
 // when; replayed, nothing changes. When the clock passes that date, the
 // user is a free account again.
 func TestUserCenterCancel(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
 		ctx := context.Background()
-		e, setClock := newAppServer(t, s)
+		s, e := k.Store, k.Handler
 		b := newBrowser(t, e)
 		b.register("cai@example.com")
-		if home := b.expect("/userCenter", http.StatusOK, `href="/paying/scheme/BMBTI-1807"`, "Choose a plan", "All notices").Body.String(); strings.Contains(home, "uc-cancel") {
+		if home := b.Expect("/userCenter", http.StatusOK, `href="/paying/scheme/BMBTI-1807"`, "Choose a plan", "All notices").Body.String(); strings.Contains(home, "uc-cancel") {
 			t.Fatal("a free account is offered a cancel")
 		}
-		b.expect("/userCenter/cancel", http.StatusSeeOther)
+		b.Expect("/userCenter/cancel", http.StatusSeeOther)
 		id := userID(t, s, "cai@example.com")
-		_, sub := subscribeUser(t, s, id, "basic-weekly")
+		sub := k.ActiveSubscription(t, id, "basic-weekly")
 		until := sub.CurrentPeriodEnd.UTC().Format("2006-01-02")
-		b.expect("/userCenter", http.StatusOK, `data-testid="uc-cancel"`, `data-island="cancel"`, `id="cancel-props"`,
+		b.Expect("/userCenter", http.StatusOK, `data-testid="uc-cancel"`, `data-island="cancel"`, `id="cancel-props"`,
 			`href="/paying/upgrade/BMBTI-1807"`, "Upgrade to Premium", "Cancel subscription")
-		b.expect("/userCenter/cancel", http.StatusOK, `data-testid="uc-cancel-confirm"`, "You keep access until "+until, `name="_csrf"`)
+		b.Expect("/userCenter/cancel", http.StatusOK, `data-testid="uc-cancel-confirm"`, "You keep access until "+until, `name="_csrf"`)
 
 		// A stranger cannot cancel it: without the token nothing happens,
 		// and another user's POST cancels only their own (none).
-		if rec := b.postForm("/userCenter/cancel", url.Values{}); rec.Code != http.StatusForbidden {
+		if rec := b.PostForm("/userCenter/cancel", url.Values{}); rec.Code != http.StatusForbidden {
 			t.Fatalf("cancel without CSRF: %d", rec.Code)
 		}
 		c := newBrowser(t, e)
 		c.register("dan@example.com")
-		if rec := c.submit("/userCenter", "/userCenter/cancel", url.Values{}); rec.Code != http.StatusSeeOther {
+		if rec := c.Submit("/userCenter", "/userCenter/cancel", url.Values{}); rec.Code != http.StatusSeeOther {
 			t.Fatalf("another user's cancel: %d", rec.Code)
 		}
 		if got, _ := s.GetSubscription(ctx, s.DB, sub.ID); got.CancelAtPeriodEnd {
 			t.Fatal("another user's POST cancelled the subscription")
 		}
 
-		rec := b.submit("/userCenter", "/userCenter/cancel", url.Values{})
+		rec := b.Submit("/userCenter", "/userCenter/cancel", url.Values{})
 		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/userCenter/home" {
 			t.Fatalf("cancel: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
-		done := b.expect("/userCenter/home", http.StatusOK, `data-testid="uc-cancelled"`,
+		done := b.Expect("/userCenter/home", http.StatusOK, `data-testid="uc-cancelled"`,
 			"Your subscription is cancelled. You keep access until "+until+", and nothing more will be charged.").Body.String()
 		if strings.Contains(done, `data-testid="uc-cancel"`) {
 			t.Error("the cancel button is still offered")
@@ -96,7 +63,7 @@ func TestUserCenterCancel(t *testing.T) {
 			t.Fatalf("after cancel: %+v", first)
 		}
 		// Replayed: the same answer, nothing changed.
-		rec = b.submit("/userCenter", "/userCenter/cancel", url.Values{})
+		rec = b.Submit("/userCenter", "/userCenter/cancel", url.Values{})
 		if rec.Code != http.StatusSeeOther {
 			t.Fatalf("replayed cancel: %d", rec.Code)
 		}
@@ -104,11 +71,11 @@ func TestUserCenterCancel(t *testing.T) {
 		if again.Version != first.Version || !again.CanceledAt.Time.Equal(first.CanceledAt.Time) {
 			t.Fatalf("the replay changed the subscription: %+v", again)
 		}
-		b.expect("/userCenter/home", http.StatusOK, "basic", "Valid until "+until)
+		b.Expect("/userCenter/home", http.StatusOK, "basic", "Valid until "+until)
 
 		// The day after the period, by the one clock: a free account.
-		setClock(sub.CurrentPeriodEnd.Add(24 * time.Hour))
-		if m := tierOf.FindStringSubmatch(b.get("/userCenter").Body.String()); m == nil || m[1] != "guest" {
+		k.Clock.Set(sub.CurrentPeriodEnd.Add(24 * time.Hour))
+		if m := tierOf.FindStringSubmatch(b.Get("/userCenter").Body.String()); m == nil || m[1] != "guest" {
 			t.Fatalf("after the period the tier is %v", m)
 		}
 	})
@@ -117,30 +84,30 @@ func TestUserCenterCancel(t *testing.T) {
 // The other user-centre screens answer on both paths, and the calls carry
 // only the user's own objects.
 func TestUserCenterScreensAndCalls(t *testing.T) {
-	storetest.Each(t, func(t *testing.T, s *store.Store) {
-		e := newServer(t, s)
-		a := newBrowser(t, e)
-		resultID, _ := a.paidReport(a.csrfToken("/"))
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		e := k.Handler
+		r := k.PaidReport(t)
+		a, resultID := &browser{r.Owner}, r.ResultID
 		a.register("rae@example.com")
-		a.expect("/userCenter/resultReport", http.StatusOK, "My result report", "All my reports", `data-testid="report-`+resultID+`"`, "/report/result/BMBTI-1807?r="+resultID,
+		a.Expect("/userCenter/resultReport", http.StatusOK, "My result report", "All my reports", `data-testid="report-`+resultID+`"`, "/report/result/BMBTI-1807?r="+resultID,
 			`data-testid="report-share"`)
-		a.expect("/userCenter/resultReport?r="+resultID, http.StatusOK, "report-"+resultID)
-		a.expect("/userCenter/resultReport?r=nope", http.StatusNotFound)
+		a.Expect("/userCenter/resultReport?r="+resultID, http.StatusOK, "report-"+resultID)
+		a.Expect("/userCenter/resultReport?r=nope", http.StatusNotFound)
 		for _, path := range []string{"/userCenter/setting", "/user/setting"} {
-			a.expect(path, http.StatusOK, `data-testid="delete-form"`, `data-testid="logout"`, `data-testid="export"`,
+			a.Expect(path, http.StatusOK, `data-testid="delete-form"`, `data-testid="logout"`, `data-testid="export"`,
 				`data-testid="link-edit-password"`, `data-testid="link-avatar"`, `href="/help/BMBTI-1807"`, `href="/legal/privacy/BMBTI-1807"`,
 				`href="/legal/terms/BMBTI-1807"`)
 		}
-		a.expect("/userCenter/user-info", http.StatusOK, `name="nickname"`)
+		a.Expect("/userCenter/user-info", http.StatusOK, `name="nickname"`)
 		// No screen shows a message id in place of its text.
 		rawID := regexp.MustCompile(`>\s*(usercenter|account)\.[a-z_.]+\s*<`)
 		for _, path := range []string{"/userCenter", "/userCenter/resultReport", "/userCenter/notification", "/userCenter/setting",
 			"/userCenter/reportList", "/userCenter/rightsInterests", "/ko/userCenter", "/zh-hk/userCenter/notification"} {
-			if m := rawID.FindString(a.get(path).Body.String()); m != "" {
+			if m := rawID.FindString(a.Get(path).Body.String()); m != "" {
 				t.Errorf("%s shows %s", path, m)
 			}
 		}
-		a.expect("/userCenter/user-info?x=1", http.StatusOK, `name="nickname"`)
+		a.Expect("/userCenter/user-info?x=1", http.StatusOK, `name="nickname"`)
 
 		var data struct {
 			Result int
@@ -152,7 +119,7 @@ func TestUserCenterScreensAndCalls(t *testing.T) {
 				UpgradeURL       string
 			}
 		}
-		if err := json.Unmarshal(a.get("/api/user/center/data").Body.Bytes(), &data); err != nil || data.Result != 200 ||
+		if err := json.Unmarshal(a.Get("/api/user/center/data").Body.Bytes(), &data); err != nil || data.Result != 200 ||
 			data.Data.Tier != "guest" || data.Data.CompletedReports != 1 || data.Data.LatestReport == nil ||
 			data.Data.LatestReport.ID != resultID || data.Data.UpgradeURL != "/paying/scheme/BMBTI-1807" {
 			t.Fatalf("center data: %v %+v", err, data)
@@ -163,7 +130,7 @@ func TestUserCenterScreensAndCalls(t *testing.T) {
 				List []struct{ OrderNumber, ResultID, Status string }
 			}
 		}
-		if err := json.Unmarshal(a.get("/api/user/order/list").Body.Bytes(), &orders); err != nil || orders.Result != 200 ||
+		if err := json.Unmarshal(a.Get("/api/user/order/list").Body.Bytes(), &orders); err != nil || orders.Result != 200 ||
 			len(orders.Data.List) == 0 || orders.Data.List[0].ResultID != resultID {
 			t.Fatalf("order list: %v %+v", err, orders)
 		}
@@ -171,32 +138,32 @@ func TestUserCenterScreensAndCalls(t *testing.T) {
 			Result int
 			Data   *struct{ OrderNumber, ResultID string }
 		}
-		if err := json.Unmarshal(a.get("/api/user/order/laster").Body.Bytes(), &latest); err != nil || latest.Data == nil ||
+		if err := json.Unmarshal(a.Get("/api/user/order/laster").Body.Bytes(), &latest); err != nil || latest.Data == nil ||
 			latest.Data.ResultID != resultID {
 			t.Fatalf("latest order: %v %+v", err, latest)
 		}
 
 		b := newBrowser(t, e)
 		b.register("sol@example.com")
-		b.expect("/userCenter/resultReport?r="+resultID, http.StatusNotFound)
-		b.expect("/userCenter/resultReport", http.StatusOK, "You have no reports yet.")
-		if body := b.get("/api/user/order/list").Body.String(); strings.Contains(body, resultID) || !strings.Contains(body, `"list":[]`) {
+		b.Expect("/userCenter/resultReport?r="+resultID, http.StatusNotFound)
+		b.Expect("/userCenter/resultReport", http.StatusOK, "You have no reports yet.")
+		if body := b.Get("/api/user/order/list").Body.String(); strings.Contains(body, resultID) || !strings.Contains(body, `"list":[]`) {
 			t.Errorf("another user's orders: %s", body)
 		}
-		if body := b.get("/api/user/order/laster").Body.String(); !strings.Contains(body, `"data":null`) {
+		if body := b.Get("/api/user/order/laster").Body.String(); !strings.Contains(body, `"data":null`) {
 			t.Errorf("another user's latest order: %s", body)
 		}
-		if body := b.get("/api/user/center/data").Body.String(); strings.Contains(body, resultID) {
+		if body := b.Get("/api/user/center/data").Body.String(); strings.Contains(body, resultID) {
 			t.Errorf("another user's centre data: %s", body)
 		}
 		anon := newBrowser(t, e)
 		for _, path := range []string{"/api/user/center/data", "/api/user/order/list", "/api/user/order/laster"} {
-			if rec := anon.get(path); rec.Code != http.StatusUnauthorized {
+			if rec := anon.Get(path); rec.Code != http.StatusUnauthorized {
 				t.Errorf("%s for a visitor: %d", path, rec.Code)
 			}
 		}
 		for _, path := range []string{"/userCenter/resultReport", "/userCenter/setting", "/userCenter/user-info", "/userCenter/notification"} {
-			if rec := anon.get(path); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login" {
+			if rec := anon.Get(path); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login" {
 				t.Errorf("%s for a visitor: %d", path, rec.Code)
 			}
 		}

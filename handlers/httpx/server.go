@@ -1,5 +1,6 @@
-// Package handlers turns HTTP requests into calls of the domain packages and
-// renders their results. Every route is listed in routes.go.
+// Package httpx is what the HTTP surfaces (site, api, webhook, admin)
+// share: the server and its dependencies, middleware, request state,
+// rendering and error pages. The routes are in each surface's routes.go.
 package httpx
 
 import (
@@ -40,7 +41,7 @@ import (
 	"selfmap/internal/web"
 )
 
-// Deps are the services the handlers call, built once by the serve command.
+// Deps are the services the handlers call, built once by app.New.
 type Deps struct {
 	Config   config.Config
 	Logger   *slog.Logger

@@ -41,7 +41,7 @@ func newFixtureIn(t *testing.T, s *store.Store, country string) *fixture {
 	t.Helper()
 	f := &fixture{s: s, now: time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)}
 	clock := func() time.Time { return f.now }
-	f.sandbox = &payment.Sandbox{Store: s, Secret: "whsec_test", Now: clock}
+	f.sandbox = storetest.Sandbox(s, clock)
 	f.svc = &checkout.Service{Store: s, Provider: f.sandbox, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock,
 		Packs: &packs.Service{Store: s},
 		Mails: func(o store.Order, r store.Result, token string) ([]mail.Content, error) {
@@ -221,7 +221,7 @@ func TestSuccessUnderAnotherEventIDIsNoSecondPayment(t *testing.T) {
 		ev["id"] = "evt_again"
 		again, _ := json.Marshal(ev)
 		h := http.Header{}
-		h.Set(payment.SandboxSignatureHeader, payment.Sign("whsec_test", again, f.now))
+		h.Set(payment.SandboxSignatureHeader, payment.Sign(storetest.SandboxSecret, again, f.now))
 		if err := f.svc.Receive(context.Background(), again, h); err != nil {
 			t.Fatal(err)
 		}
@@ -249,7 +249,7 @@ func TestBadSignaturesWriteNothing(t *testing.T) {
 		forged := http.Header{}
 		forged.Set(payment.SandboxSignatureHeader, payment.Sign("wrong secret", payload, f.now))
 		stale := http.Header{}
-		stale.Set(payment.SandboxSignatureHeader, payment.Sign("whsec_test", payload, f.now.Add(-6*time.Minute)))
+		stale.Set(payment.SandboxSignatureHeader, payment.Sign(storetest.SandboxSecret, payload, f.now.Add(-6*time.Minute)))
 		tampered := append([]byte{}, payload...)
 		tampered[len(tampered)-2] = ' '
 		for name, try := range map[string]func() error{

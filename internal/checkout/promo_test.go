@@ -332,7 +332,7 @@ func (f *fixture) sandboxEvent(t *testing.T, id string, kind payment.EventKind, 
 		t.Fatal(err)
 	}
 	h := http.Header{}
-	h.Set(payment.SandboxSignatureHeader, payment.Sign("whsec_test", payload, f.now))
+	h.Set(payment.SandboxSignatureHeader, payment.Sign(storetest.SandboxSecret, payload, f.now))
 	return payload, h
 }
 

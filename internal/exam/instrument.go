@@ -50,7 +50,7 @@ type Instrument interface {
 const IPIPNEO120 = "ipip-neo-120"
 
 // loadInstruments lists every instrument by name: a new instrument is added
-// here, and its report builder beside the others (internal/app/reports.go).
+// here, and its report builder beside the others (app/reports.go).
 func loadInstruments() (map[string]Instrument, error) {
 	bank, err := ipipneo.LoadBank()
 	if err != nil {

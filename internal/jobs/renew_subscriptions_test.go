@@ -4,12 +4,10 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"net/http"
 	"testing"
 	"time"
 
 	"selfmap/internal/jobs"
-	"selfmap/internal/payment"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 	"selfmap/internal/subscription"
@@ -23,14 +21,11 @@ func TestRenewSubscriptionsRunsThroughTheQueue(t *testing.T) {
 		start := time.Now().UTC().Add(-8 * 24 * time.Hour)
 		now := start
 		clock := func() time.Time { return now }
-		sb := &payment.Sandbox{Store: s, Secret: "test", Now: clock, Deliver: func(context.Context, []byte, http.Header) error { return nil }}
+		sb := storetest.Sandbox(s, clock)
 		logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 		svc := &subscription.Service{Store: s, Provider: sb, Logger: logger, Now: clock}
-		card, err := sb.SaveCard(ctx, payment.Card{Number: "4242424242424242", ExpMonth: 12, ExpYear: start.Year() + 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sub, err := svc.StartTrial(ctx, subscription.StartInput{CustomerID: "c1", Email: "c1@example.com", PlanID: "basic-weekly", Method: card})
+		sub, err := svc.StartTrial(ctx, subscription.StartInput{CustomerID: "c1", Email: "c1@example.com", PlanID: "basic-weekly",
+			Method: storetest.GoodCard(t, sb)})
 		if err != nil {
 			t.Fatal(err)
 		}

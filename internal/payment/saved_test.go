@@ -17,7 +17,7 @@ func TestSandboxSavedCards(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		ctx := context.Background()
 		now := time.Date(2026, 5, 20, 12, 0, 0, 0, time.UTC)
-		sb := &payment.Sandbox{Store: s, Secret: "x", Now: func() time.Time { return now }}
+		sb := storetest.Sandbox(s, func() time.Time { return now })
 		if _, err := sb.SaveCard(ctx, payment.Card{Number: "4242424242424242"}); !errors.Is(err, payment.ErrCardExpiry) {
 			t.Fatalf("a card without expiry was saved: %v", err)
 		}

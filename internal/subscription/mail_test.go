@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"io"
 	"log/slog"
-	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,7 +12,6 @@ import (
 
 	"selfmap/internal/i18n"
 	"selfmap/internal/mail"
-	"selfmap/internal/payment"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 )
@@ -172,15 +170,10 @@ func TestQueuedMailsAreLocalized(t *testing.T) {
 		ctx := context.Background()
 		now := time.Date(2026, 3, 28, 10, 0, 0, 0, time.UTC)
 		clock := func() time.Time { return now }
-		sb := &payment.Sandbox{Store: st, Secret: "test", Now: clock,
-			Deliver: func(context.Context, []byte, http.Header) error { return nil }}
+		sb := storetest.Sandbox(st, clock)
 		svc := &Service{Store: st, Provider: sb, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: clock, Mail: testMailer(t)}
-		card, err := sb.SaveCard(ctx, payment.Card{Number: "4242424242424242", ExpMonth: 12, ExpYear: 2030})
-		if err != nil {
-			t.Fatal(err)
-		}
 		sub, err := svc.StartTrial(ctx, StartInput{CustomerID: "kim", Email: "kim@example.com", Locale: "ko", Country: "US",
-			PlanID: "basic-weekly", Method: card})
+			PlanID: "basic-weekly", Method: storetest.GoodCard(t, sb)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -113,8 +112,7 @@ type fixture struct {
 
 func setup(t *testing.T, st *store.Store) *fixture {
 	c := &clock{now: t0}
-	sb := &payment.Sandbox{Store: st, Secret: "test", Now: c.Now,
-		Deliver: func(context.Context, []byte, http.Header) error { return nil }}
+	sb := storetest.Sandbox(st, c.Now)
 	return &fixture{st: st, clock: c, sandbox: sb, svc: &subscription.Service{Store: st, Provider: sb,
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: c.Now}}
 }

@@ -14,7 +14,6 @@ import (
 	"selfmap/internal/apperr"
 	"selfmap/internal/i18n"
 	"selfmap/internal/mail"
-	"selfmap/internal/payment"
 	"selfmap/internal/store"
 	"selfmap/internal/store/storetest"
 	"selfmap/internal/subscription"
@@ -46,7 +45,7 @@ func (f *fixture) add(d time.Duration) {
 func newFixture(t *testing.T, s *store.Store) (*fixture, store.Subscription) {
 	t.Helper()
 	f := &fixture{s: s, now: time.Date(2026, 3, 28, 10, 0, 0, 0, time.UTC)}
-	sb := &payment.Sandbox{Store: s, Secret: "test", Now: f.Now, Deliver: func(context.Context, []byte, http.Header) error { return nil }}
+	sb := storetest.Sandbox(s, f.Now)
 	f.subs = &subscription.Service{Store: s, Provider: sb, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), Now: f.Now}
 	f.svc = &unsubscribe.Service{Store: s, Subscriptions: f.subs, Now: f.Now, PerHour: 3,
 		Compose: func(l i18n.Locale, pair, token string) (mail.Content, error) {
@@ -55,12 +54,8 @@ func newFixture(t *testing.T, s *store.Store) (*fixture, store.Subscription) {
 			f.mu.Unlock()
 			return mail.Content{Kind: mail.KindCancelLink, Subject: "Cancel " + l.Tag, Text: "/cancel/confirm/" + pair + "?t=" + token}, nil
 		}}
-	card, err := sb.SaveCard(context.Background(), payment.Card{Number: "4242424242424242", ExpMonth: 12, ExpYear: 2030})
-	if err != nil {
-		t.Fatal(err)
-	}
 	sub, err := f.subs.StartTrial(context.Background(), subscription.StartInput{CustomerID: "user-ana", Email: "ana@example.com",
-		Locale: "en", Country: "US", PlanID: "basic-weekly", Method: card})
+		Locale: "en", Country: "US", PlanID: "basic-weekly", Method: storetest.GoodCard(t, sb)})
 	if err != nil || sub.Status != string(subscription.Trialing) {
 		t.Fatalf("start: %+v %v", sub, err)
 	}
