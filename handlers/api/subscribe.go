@@ -68,7 +68,7 @@ type apiSubscription struct {
 }
 
 func (s *Server) apiSub(c echo.Context, sub subscription.Subscription) apiSubscription {
-	return apiSubscription{ID: sub.ID, PlanID: sub.PlanID, Status: sub.Status,
+	return apiSubscription{ID: sub.ID, PlanID: sub.PlanID, Status: string(sub.Status),
 		CheckURL: httpx.SubscribePath(c, "/paying/subscribe/check", url.Values{"s": {sub.ID}})}
 }
 

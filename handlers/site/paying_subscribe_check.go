@@ -58,7 +58,7 @@ func (s *Server) payingSubscribeCheck(c echo.Context) error {
 // next charge or the end.
 func checkSuccess(c echo.Context, page *views.SubscribeCheck, v subscription.CheckView) {
 	t, sub := httpx.Tr(c), v.Subscription
-	page.Plan = t.TD("subscribe.check.plan", map[string]any{"Plan": t.T("subscribe.tier." + string(v.Tier)), "Status": t.T("subscribe.status." + sub.Status)})
+	page.Plan = t.TD("subscribe.check.plan", map[string]any{"Plan": t.T("subscribe.tier." + string(v.Tier)), "Status": t.T("subscribe.status." + string(sub.Status))})
 	if paid := v.Charged; paid != nil {
 		page.Charged = t.TD("subscribe.check.charged", map[string]any{"Amount": httpx.MustFormat(paid.Amount, paid.Currency), "Date": httpx.Day(paid.CreatedAt)})
 		ev := tracking.Event{Name: tracking.Purchase, Value: float64(paid.Amount) / 100, Currency: paid.Currency, ID: paid.ID}

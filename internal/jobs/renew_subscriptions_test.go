@@ -55,7 +55,7 @@ func TestRenewSubscriptionsRunsThroughTheQueue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got.Status == string(subscription.Active) {
+			if got.Status == subscription.Active {
 				break
 			}
 			if time.Now().After(deadline) {

@@ -65,26 +65,26 @@ func (s *Store) ListPlans(ctx context.Context, db Querier, country string) ([]Pr
 
 // Subscription is a customer's subscription to a plan.
 type Subscription struct {
-	ID                 string         `db:"id"`
-	CustomerID         string         `db:"customer_id"`
-	Email              string         `db:"email"`
-	Locale             string         `db:"locale"`
-	Country            string         `db:"country"`
-	PlanID             string         `db:"plan_id"`
-	Status             string         `db:"status"`
-	Price              int64          `db:"price"`
-	Currency           string         `db:"currency"`
-	CurrentPeriodStart time.Time      `db:"current_period_start"`
-	CurrentPeriodEnd   time.Time      `db:"current_period_end"`
-	TrialEnd           sql.NullTime   `db:"trial_end"`
-	CancelAtPeriodEnd  bool           `db:"cancel_at_period_end"`
-	CanceledAt         sql.NullTime   `db:"canceled_at"`
-	EndedAt            sql.NullTime   `db:"ended_at"`
-	Provider           string         `db:"provider"`
-	ProviderRef        sql.NullString `db:"provider_ref"`
-	PaymentMethodRef   sql.NullString `db:"payment_method_ref"`
-	CardBrand          sql.NullString `db:"card_brand"`
-	CardLast4          sql.NullString `db:"card_last4"`
+	ID                 string             `db:"id"`
+	CustomerID         string             `db:"customer_id"`
+	Email              string             `db:"email"`
+	Locale             string             `db:"locale"`
+	Country            string             `db:"country"`
+	PlanID             string             `db:"plan_id"`
+	Status             SubscriptionStatus `db:"status"`
+	Price              int64              `db:"price"`
+	Currency           string             `db:"currency"`
+	CurrentPeriodStart time.Time          `db:"current_period_start"`
+	CurrentPeriodEnd   time.Time          `db:"current_period_end"`
+	TrialEnd           sql.NullTime       `db:"trial_end"`
+	CancelAtPeriodEnd  bool               `db:"cancel_at_period_end"`
+	CanceledAt         sql.NullTime       `db:"canceled_at"`
+	EndedAt            sql.NullTime       `db:"ended_at"`
+	Provider           string             `db:"provider"`
+	ProviderRef        sql.NullString     `db:"provider_ref"`
+	PaymentMethodRef   sql.NullString     `db:"payment_method_ref"`
+	CardBrand          sql.NullString     `db:"card_brand"`
+	CardLast4          sql.NullString     `db:"card_last4"`
 	// Version counts the writes: an update names the version it read, so
 	// of two concurrent writers one wins and the other reads again.
 	Version   int       `db:"version"`
@@ -121,19 +121,15 @@ func (st SubscriptionStatus) Ended() bool {
 	return st == SubscriptionCanceled || st == SubscriptionExpired
 }
 
-// State is the subscription's status as its typed value, so callers ask
-// it (sub.State().Live()) instead of comparing strings.
-func (sub Subscription) State() SubscriptionStatus { return SubscriptionStatus(sub.Status) }
-
 // Live reports whether the subscription may still be charged or give
 // access (incomplete, trialing, active or past due).
-func (sub Subscription) Live() bool { return sub.State().Live() }
+func (sub Subscription) Live() bool { return sub.Status.Live() }
 
 // Ended reports whether the subscription is over (canceled or expired).
-func (sub Subscription) Ended() bool { return sub.State().Ended() }
+func (sub Subscription) Ended() bool { return sub.Status.Ended() }
 
 // PastDue reports whether the subscription's renewal is being retried.
-func (sub Subscription) PastDue() bool { return sub.State() == SubscriptionPastDue }
+func (sub Subscription) PastDue() bool { return sub.Status == SubscriptionPastDue }
 
 const subscriptionColumns = `id, customer_id, email, locale, country, plan_id, status, price, currency, current_period_start,
 	current_period_end, trial_end, cancel_at_period_end, canceled_at, ended_at, provider, provider_ref, payment_method_ref,
@@ -257,7 +253,7 @@ func (s *Store) UpdateSubscription(ctx context.Context, db Querier, sub Subscrip
 
 // DueSubscriptions lists subscriptions in one of the states whose current
 // period ended at or before now, oldest first.
-func (s *Store) DueSubscriptions(ctx context.Context, db Querier, statuses []string, now time.Time, limit int) ([]Subscription, error) {
+func (s *Store) DueSubscriptions(ctx context.Context, db Querier, statuses []SubscriptionStatus, now time.Time, limit int) ([]Subscription, error) {
 	query, args, err := sqlx.In(`SELECT `+subscriptionColumns+` FROM subscriptions WHERE status IN (?) AND current_period_end <= ?
 		ORDER BY current_period_end, id LIMIT ?`, statuses, now.UTC(), limit)
 	if err != nil {

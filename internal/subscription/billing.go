@@ -104,7 +104,7 @@ func (s *Service) resumeStart(ctx context.Context, b payment.Billing, customerID
 // new start then finishes it (resumeStart) instead of waiting for it.
 func (s *Service) Stalled(sub store.Subscription) bool {
 	_, ok := s.managed(sub)
-	return ok && Status(sub.Status) == Incomplete && s.now().Sub(sub.CreatedAt) >= s.lease()
+	return ok && sub.Status == Incomplete && s.now().Sub(sub.CreatedAt) >= s.lease()
 }
 
 // finishStart makes an incomplete subscription at the provider and applies
@@ -233,8 +233,8 @@ func (s *Service) settleStart(ctx context.Context, id, ref string, expire bool) 
 			if ref != "" && !sub.ProviderRef.Valid {
 				sub.ProviderRef = sql.NullString{String: ref, Valid: true}
 			}
-			if expire && Status(sub.Status) == Incomplete {
-				sub.Status, sub.EndedAt = string(Expired), sql.NullTime{Time: now, Valid: true}
+			if expire && sub.Status == Incomplete {
+				sub.Status, sub.EndedAt = Expired, sql.NullTime{Time: now, Valid: true}
 			}
 			return nil, nil
 		})
@@ -254,7 +254,7 @@ func (s *Service) awaiting(ctx context.Context, customerID, id string) (store.Su
 		return store.Subscription{}, nil, false, err
 	}
 	b, managed := s.managed(sub)
-	ok := managed && Status(sub.Status) == Incomplete && sub.ProviderRef.Valid
+	ok := managed && sub.Status == Incomplete && sub.ProviderRef.Valid
 	return sub, b, ok, nil
 }
 
@@ -352,7 +352,7 @@ func (s *Service) upgradeBilling(ctx context.Context, b payment.Billing, sub sto
 // with customer.subscription.deleted), a past-due one at once.
 func (s *Service) cancelBilling(ctx context.Context, b payment.Billing, sub store.Subscription) (store.Subscription, error) {
 	now := s.now()
-	switch Status(sub.Status) {
+	switch sub.Status {
 	case Trialing, Active:
 		if sub.CancelAtPeriodEnd {
 			return sub, nil
@@ -527,13 +527,13 @@ func (s *Service) applySubscription(ctx context.Context, tx *sqlx.Tx, id string,
 		if !sub.ProviderRef.Valid && bs.Ref != "" {
 			sub.ProviderRef = sql.NullString{String: bs.Ref, Valid: true}
 		}
-		from := Status(sub.Status)
+		from := sub.Status
 		if to := providerStatus(bs.Status, from); to != from {
 			if !CanMove(from, to) {
 				s.Logger.WarnContext(ctx, "subscription: provider state not followed", "subscription", sub.ID, "from", from,
 					"provider", bs.Status)
 			} else {
-				sub.Status = string(to)
+				sub.Status = to
 				if to == Canceled || to == Expired {
 					ended := bs.EndedAt
 					if ended.IsZero() {
@@ -554,7 +554,7 @@ func (s *Service) applySubscription(ctx context.Context, tx *sqlx.Tx, id string,
 				}
 			}
 		}
-		if !Status(sub.Status).Live() {
+		if !sub.Status.Live() {
 			return mails, nil
 		}
 		if !bs.PeriodEnd.IsZero() && bs.PeriodEnd.After(sub.CurrentPeriodEnd) {
@@ -690,11 +690,11 @@ func (s *Service) followInvoice(ctx context.Context, sub *store.Subscription, ev
 	if ev.paid {
 		return s.followPaidInvoice(ctx, sub, ev)
 	}
-	from := Status(sub.Status)
+	from := sub.Status
 	if ev.old || ev.inv.Status == store.InvoicePaid || ev.kind != KindRenewal || (from != Trialing && from != Active && from != PastDue) {
 		return nil
 	}
-	sub.Status = string(PastDue)
+	sub.Status = PastDue
 	if ev.bi.NextAttempt.IsZero() {
 		// The last try: the provider ends (or marks unpaid) the
 		// subscription next, and that mail says so.
@@ -708,7 +708,7 @@ func (s *Service) followInvoice(ctx context.Context, sub *store.Subscription, ev
 // retry, upgrade) active, ending a trial early and moving its period
 // forward. The receipt is mailed once, when the invoice is first recorded.
 func (s *Service) followPaidInvoice(ctx context.Context, sub *store.Subscription, ev invoiceEvent) []mailKind {
-	from := Status(sub.Status)
+	from := sub.Status
 	if !from.Live() {
 		s.Logger.ErrorContext(ctx, "subscription: invoice paid for a subscription that ended: refund it",
 			"subscription", sub.ID, "invoice", ev.bi.Ref, "status", sub.Status)
@@ -722,7 +722,7 @@ func (s *Service) followPaidInvoice(ctx context.Context, sub *store.Subscription
 		case from == Incomplete || from == PastDue || (from == Trialing && ev.kind != KindTrial):
 			to = Active
 		}
-		sub.Status = string(to)
+		sub.Status = to
 		if ev.kind != KindTrial && sub.TrialEnd.Valid && sub.TrialEnd.Time.After(ev.at) {
 			sub.TrialEnd.Time = ev.at
 		}

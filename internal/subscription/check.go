@@ -57,7 +57,7 @@ func (s *Service) Check(ctx context.Context, customerID, id string) (CheckView, 
 		return CheckView{}, err
 	}
 	v := CheckView{Subscription: sub}
-	switch st := sub.State(); {
+	switch st := sub.Status; {
 	case st == Incomplete:
 		v.Stage = StagePending
 		if v.ClientSecret = s.pendingSecret(ctx, sub); v.ClientSecret != "" {

@@ -59,7 +59,7 @@ func (s *Service) Entitlement(ctx context.Context, customerID string, at time.Ti
 	}
 	for _, sub := range subs {
 		until, shown := sub.CurrentPeriodEnd, sub.CurrentPeriodEnd
-		switch Status(sub.Status) {
+		switch sub.Status {
 		case Trialing, Active:
 			if !sub.CancelAtPeriodEnd {
 				until = until.Add(s.grace())
@@ -77,7 +77,7 @@ func (s *Service) Entitlement(ctx context.Context, customerID string, at time.Ti
 		if err != nil {
 			return Entitlement{Tier: TierGuest}, err
 		}
-		e := Entitlement{Tier: Tier(plan.Tier), ValidUntil: shown, SubscriptionID: sub.ID, Status: Status(sub.Status),
+		e := Entitlement{Tier: Tier(plan.Tier), ValidUntil: shown, SubscriptionID: sub.ID, Status: sub.Status,
 			CancelAtPeriodEnd: sub.CancelAtPeriodEnd}
 		if e.Tier.rank() > best.Tier.rank() || (e.Tier == best.Tier && e.ValidUntil.After(best.ValidUntil)) {
 			best = e

@@ -131,13 +131,13 @@ func (m *Mailer) compose(k mailKind, sub store.Subscription) (mail.Content, stri
 	case mailCanceled:
 		ref = sub.ID
 		d.Variant = "period_end"
-		if Status(sub.Status) == Canceled {
+		if sub.Status == Canceled {
 			d.Variant = "now"
 		}
 		d.Vars["Date"] = date(sub.CurrentPeriodEnd)
 	case mailReminder:
 		ref = sub.ID + "@" + sub.CurrentPeriodEnd.UTC().Format(time.RFC3339)
-		if Status(sub.Status) == Trialing {
+		if sub.Status == Trialing {
 			d.Variant = "trial"
 		}
 		d.Vars["Amount"], d.Vars["Date"] = amount(sub.Price, sub.Currency), date(sub.CurrentPeriodEnd)

@@ -36,7 +36,7 @@ func TestMailEveryKindInEveryLocale(t *testing.T) {
 	start := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 	end := time.Date(2026, 3, 29, 10, 0, 0, 0, time.UTC)
 	retry := time.Date(2026, 3, 30, 10, 0, 0, 0, time.UTC)
-	sub := store.Subscription{ID: "sub_1", PlanID: "basic-weekly", Status: string(Active), Price: 1999, Currency: "EUR",
+	sub := store.Subscription{ID: "sub_1", PlanID: "basic-weekly", Status: Active, Price: 1999, Currency: "EUR",
 		CurrentPeriodStart: start, CurrentPeriodEnd: end, CardBrand: sql.NullString{String: "<b>card</b>", Valid: true},
 		CardLast4: sql.NullString{String: "4242", Valid: true}}
 	inv := store.Invoice{ID: "inv_1", Kind: KindRenewal, PeriodStart: start, PeriodEnd: end, Amount: 149, Currency: "EUR",
@@ -71,7 +71,7 @@ func TestMailEveryKindInEveryLocale(t *testing.T) {
 		prefix := "https://selfmap.test" + l.Prefix
 		for _, c := range cases {
 			s := sub
-			s.Locale, s.Status = l.Tag, string(c.status)
+			s.Locale, s.Status = l.Tag, c.status
 			got, ref, err := m.compose(c.kind, s)
 			if err != nil {
 				t.Fatalf("%s %s: %v", l.Tag, c.name, err)
@@ -143,7 +143,7 @@ func TestMailDates(t *testing.T) {
 // id; an invalid currency is an error, not a mail with an empty amount.
 func TestMailFallbacks(t *testing.T) {
 	m := testMailer(t)
-	sub := store.Subscription{ID: "sub_2", Locale: "xx", PlanID: "gold-yearly", Status: string(Active), Price: 100, Currency: "USD",
+	sub := store.Subscription{ID: "sub_2", Locale: "xx", PlanID: "gold-yearly", Status: Active, Price: 100, Currency: "USD",
 		CurrentPeriodEnd: time.Date(2026, 5, 2, 0, 0, 0, 0, time.UTC)}
 	c, _, err := m.compose(mailKind{kind: mailReminder}, sub)
 	if err != nil {

@@ -196,7 +196,7 @@ func TestSubscribeCardAttempts(t *testing.T) {
 		ctx := context.Background()
 		v := f.customer(t, "finn", "US", t0)
 		declined, errs, err := f.svc.Subscribe(ctx, form(v, "basic-weekly", subscription.ModeTrial, "4000000000000002"))
-		if err != nil || errs["card"] != "subscribe.decline.card_declined" || declined.ID == "" || declined.State() != subscription.Expired {
+		if err != nil || errs["card"] != "subscribe.decline.card_declined" || declined.ID == "" || declined.Status != subscription.Expired {
 			t.Fatalf("declined: %+v %v %v", declined, errs, err)
 		}
 		sub, errs, err := f.svc.Subscribe(ctx, form(v, "basic-weekly", subscription.ModeTrial, "4242424242424242"))
@@ -215,7 +215,7 @@ func TestSubscribeAndCheck(t *testing.T) {
 		ctx := context.Background()
 		v := f.customer(t, "gail", "US", t0)
 		sub, errs, err := f.svc.Subscribe(ctx, form(v, "basic-weekly", subscription.ModeTrial, "4242424242424242"))
-		if err != nil || errs.Any() || sub.State() != subscription.Trialing {
+		if err != nil || errs.Any() || sub.Status != subscription.Trialing {
 			t.Fatalf("start: %+v %v %v", sub, errs, err)
 		}
 		again, errs, err := f.svc.Subscribe(ctx, form(v, "premium-monthly", subscription.ModePayNow, "4242424242424242"))
@@ -274,7 +274,7 @@ func TestUpgradeOfferAndLive(t *testing.T) {
 			t.Fatalf("basic as the upgrade: %v", err)
 		}
 		up, err := f.svc.UpgradeLive(ctx, v.CustomerID, "premium-monthly")
-		if err != nil || up.PlanID != "premium-monthly" || up.State() != subscription.Active {
+		if err != nil || up.PlanID != "premium-monthly" || up.Status != subscription.Active {
 			t.Fatalf("upgrade: %+v %v", up, err)
 		}
 		if c, err := f.svc.Check(ctx, v.CustomerID, sub.ID); err != nil || c.Tier != subscription.TierPremium || c.CanUpgrade {

@@ -238,7 +238,7 @@ func (s *Service) firstPeriod(ctx context.Context, in StartInput, email string, 
 // is settled.
 func (s *Service) newSubscription(in StartInput, email string, plan store.PricedPlan, f first, now time.Time) store.Subscription {
 	sub := store.Subscription{ID: ids.New(), CustomerID: in.CustomerID, Email: email, Locale: in.Locale, Country: startCountry(in),
-		PlanID: plan.ID, Status: string(Incomplete), Price: plan.Price, Currency: plan.Currency, CurrentPeriodStart: now,
+		PlanID: plan.ID, Status: Incomplete, Price: plan.Price, Currency: plan.Currency, CurrentPeriodStart: now,
 		CurrentPeriodEnd: f.end, TrialEnd: f.trialEnd, Provider: s.Provider.Name(),
 		PaymentMethodRef: sql.NullString{String: in.Method.Ref, Valid: true},
 		CardBrand:        sql.NullString{String: in.Method.Brand, Valid: in.Method.Brand != ""},
@@ -353,12 +353,12 @@ func (s *Service) update(ctx context.Context, tx *sqlx.Tx, id string, fn func(su
 		if err != nil {
 			return err
 		}
-		from := Status(sub.Status)
+		from := sub.Status
 		mails, err := fn(&sub)
 		if err != nil {
 			return err
 		}
-		if to := Status(sub.Status); to != from && !CanMove(from, to) {
+		if to := sub.Status; to != from && !CanMove(from, to) {
 			return fmt.Errorf("subscription: %s may not move from %s to %s", sub.ID, from, to)
 		}
 		sub.UpdatedAt = s.now()
@@ -380,7 +380,7 @@ func (s *Service) update(ctx context.Context, tx *sqlx.Tx, id string, fn func(su
 
 // apply is what a settled charge does to its subscription.
 func (s *Service) apply(ctx context.Context, sub *store.Subscription, inv store.Invoice, c payment.Charge, now time.Time) ([]mailKind, error) {
-	from := Status(sub.Status)
+	from := sub.Status
 	paid := c.State == payment.StateSucceeded
 	receipt := mailKind{kind: mailReceipt, inv: inv}
 	switch inv.Kind {
@@ -389,12 +389,12 @@ func (s *Service) apply(ctx context.Context, sub *store.Subscription, inv store.
 			break
 		}
 		if !paid {
-			sub.Status, sub.EndedAt = string(Expired), sql.NullTime{Time: now, Valid: true}
+			sub.Status, sub.EndedAt = Expired, sql.NullTime{Time: now, Valid: true}
 			return nil, nil
 		}
-		sub.Status = string(Active)
+		sub.Status = Active
 		if inv.Kind == KindTrial {
-			sub.Status = string(Trialing)
+			sub.Status = Trialing
 		}
 		return []mailKind{receipt}, nil
 	case KindRenewal:
@@ -403,13 +403,13 @@ func (s *Service) apply(ctx context.Context, sub *store.Subscription, inv store.
 		}
 		switch {
 		case paid:
-			sub.Status, sub.CurrentPeriodStart, sub.CurrentPeriodEnd = string(Active), inv.PeriodStart, inv.PeriodEnd
+			sub.Status, sub.CurrentPeriodStart, sub.CurrentPeriodEnd = Active, inv.PeriodStart, inv.PeriodEnd
 			return []mailKind{receipt}, nil
 		case inv.Status == store.InvoicePending:
-			sub.Status = string(PastDue)
+			sub.Status = PastDue
 			return []mailKind{{kind: mailPaymentFailed, inv: inv}}, nil
 		default:
-			sub.Status, sub.EndedAt = string(Canceled), sql.NullTime{Time: now, Valid: true}
+			sub.Status, sub.EndedAt = Canceled, sql.NullTime{Time: now, Valid: true}
 			sub.CanceledAt = sql.NullTime{Time: now, Valid: true}
 			return []mailKind{{kind: mailCanceledUnpaid, inv: inv}}, nil
 		}
@@ -420,7 +420,7 @@ func (s *Service) apply(ctx context.Context, sub *store.Subscription, inv store.
 		if sub.TrialEnd.Valid && sub.TrialEnd.Time.After(now) {
 			sub.TrialEnd.Time = now
 		}
-		sub.Status, sub.PlanID, sub.Price, sub.Currency = string(Active), inv.PlanID, inv.Amount, inv.Currency
+		sub.Status, sub.PlanID, sub.Price, sub.Currency = Active, inv.PlanID, inv.Amount, inv.Currency
 		sub.CurrentPeriodStart, sub.CurrentPeriodEnd = inv.PeriodStart, inv.PeriodEnd
 		sub.CancelAtPeriodEnd, sub.CanceledAt = false, sql.NullTime{}
 		return []mailKind{receipt}, nil
@@ -460,7 +460,7 @@ func (s *Service) Cancel(ctx context.Context, customerID, id string) (store.Subs
 	now := s.now()
 	err = s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
 		return s.update(ctx, tx, id, func(sub *store.Subscription) ([]mailKind, error) {
-			if Status(sub.Status) == PastDue {
+			if sub.Status == PastDue {
 				if _, err := s.Store.VoidOpenInvoice(ctx, tx, sub.ID, now); err != nil {
 					return nil, err
 				}
@@ -479,14 +479,14 @@ func (s *Service) Cancel(ctx context.Context, customerID, id string) (store.Subs
 // cancel mail goes with it. Cancelling again changes nothing.
 func markCanceled(sub *store.Subscription, now time.Time) []mailKind {
 	at := sql.NullTime{Time: now, Valid: true}
-	switch Status(sub.Status) {
+	switch sub.Status {
 	case Trialing, Active:
 		if sub.CancelAtPeriodEnd {
 			return nil
 		}
 		sub.CancelAtPeriodEnd, sub.CanceledAt = true, at
 	case PastDue:
-		sub.Status = string(Canceled)
+		sub.Status = Canceled
 		sub.CanceledAt, sub.EndedAt = at, at
 	default:
 		return nil
@@ -516,7 +516,7 @@ func (s *Service) Upgrade(ctx context.Context, customerID, id, planID string) (s
 	if err != nil {
 		return store.Subscription{}, err
 	}
-	if st := Status(sub.Status); st != Trialing && st != Active {
+	if st := sub.Status; st != Trialing && st != Active {
 		return store.Subscription{}, ErrUpgradeFailed
 	}
 	if b, ok := s.managed(sub); ok {
@@ -580,7 +580,7 @@ func (s *Service) RenewDue(ctx context.Context) (int, error) {
 		// our rows follow its events; only the reminders are ours.
 		return 0, s.remind(ctx, now)
 	}
-	due, err := s.Store.DueSubscriptions(ctx, s.Store.DB, []string{string(Trialing), string(Active)}, now, 200)
+	due, err := s.Store.DueSubscriptions(ctx, s.Store.DB, []Status{Trialing, Active}, now, 200)
 	if err != nil {
 		return 0, err
 	}
@@ -631,8 +631,8 @@ func (s *Service) openPeriod(ctx context.Context, sub store.Subscription, now ti
 				return nil
 			}
 			return s.update(ctx, tx, sub.ID, func(sub *store.Subscription) ([]mailKind, error) {
-				if st := Status(sub.Status); (st == Trialing || st == Active) && sub.CancelAtPeriodEnd && !sub.CurrentPeriodEnd.After(now) {
-					sub.Status, sub.EndedAt = string(Expired), sql.NullTime{Time: sub.CurrentPeriodEnd, Valid: true}
+				if st := sub.Status; (st == Trialing || st == Active) && sub.CancelAtPeriodEnd && !sub.CurrentPeriodEnd.After(now) {
+					sub.Status, sub.EndedAt = Expired, sql.NullTime{Time: sub.CurrentPeriodEnd, Valid: true}
 				}
 				return nil, nil
 			})
@@ -661,7 +661,7 @@ func (s *Service) attempt(ctx context.Context, inv store.Invoice, now time.Time)
 	if err != nil {
 		return false, err
 	}
-	if st := Status(sub.Status); !st.Live() || (inv.Kind == KindRenewal && sub.CancelAtPeriodEnd) {
+	if st := sub.Status; !st.Live() || (inv.Kind == KindRenewal && sub.CancelAtPeriodEnd) {
 		if !inv.AttemptOpen {
 			return false, s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
 				_, err := s.Store.VoidOpenInvoice(ctx, tx, sub.ID, now)

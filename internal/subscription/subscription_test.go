@@ -228,7 +228,7 @@ func TestTrialThenRenewals(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sub.Status != string(subscription.Trialing) || !sub.TrialEnd.Valid || !sub.TrialEnd.Time.Equal(t0.Add(week)) ||
+		if sub.Status != subscription.Trialing || !sub.TrialEnd.Valid || !sub.TrialEnd.Time.Equal(t0.Add(week)) ||
 			!sub.CurrentPeriodEnd.Equal(t0.Add(week)) || sub.Price != basicPrice || sub.Currency != "USD" || sub.CardLast4.String != "4242" {
 			t.Fatalf("after the trial started: %+v", sub)
 		}
@@ -257,7 +257,7 @@ func TestTrialThenRenewals(t *testing.T) {
 		}
 		f.run(t)
 		sub = f.sub(t, sub.ID)
-		if sub.Status != string(subscription.Active) || !sub.CurrentPeriodStart.Equal(t0.Add(week)) || !sub.CurrentPeriodEnd.Equal(t0.Add(week+period)) {
+		if sub.Status != subscription.Active || !sub.CurrentPeriodStart.Equal(t0.Add(week)) || !sub.CurrentPeriodEnd.Equal(t0.Add(week+period)) {
 			t.Fatalf("after the first renewal: %+v", sub)
 		}
 		if got := f.charges(t, sub.ID, "succeeded"); !equal(got, []int64{trialPrice, basicPrice}) {
@@ -300,7 +300,7 @@ func TestDeclinedRenewalRetriesThenCancels(t *testing.T) {
 		f.run(t)
 		sub = f.sub(t, sub.ID)
 		inv := f.invoices(t, sub.ID)
-		if sub.Status != string(subscription.PastDue) || len(inv) != 2 || inv[1].Status != store.InvoicePending ||
+		if sub.Status != subscription.PastDue || len(inv) != 2 || inv[1].Status != store.InvoicePending ||
 			inv[1].Attempts != 1 || inv[1].FailureCode.String != "expired_card" || !inv[1].NextAttemptAt.Equal(end.Add(day)) {
 			t.Fatalf("after the first decline: %+v %+v", sub, inv)
 		}
@@ -318,7 +318,7 @@ func TestDeclinedRenewalRetriesThenCancels(t *testing.T) {
 		f.run(t)
 		sub = f.sub(t, sub.ID)
 		inv = f.invoices(t, sub.ID)
-		if sub.Status != string(subscription.Canceled) || inv[1].Status != store.InvoiceFailed || inv[1].Attempts != 3 {
+		if sub.Status != subscription.Canceled || inv[1].Status != store.InvoiceFailed || inv[1].Attempts != 3 {
 			t.Fatalf("after the last retry: %+v %+v", sub, inv)
 		}
 		if got := f.charges(t, sub.ID, "failed"); !equal(got, []int64{basicPrice, basicPrice, basicPrice}) {
@@ -373,7 +373,7 @@ func TestCancelAtPeriodEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !c1.CancelAtPeriodEnd || c1.Status != string(subscription.Trialing) || !c2.CanceledAt.Time.Equal(c1.CanceledAt.Time) ||
+		if !c1.CancelAtPeriodEnd || c1.Status != subscription.Trialing || !c2.CanceledAt.Time.Equal(c1.CanceledAt.Time) ||
 			f.mails(t, "subscription_canceled") != 1 {
 			t.Fatalf("cancel: %+v then %+v", c1, c2)
 		}
@@ -392,13 +392,13 @@ func TestCancelAtPeriodEnd(t *testing.T) {
 		f.clock.Set(end.Add(time.Minute))
 		f.run(t)
 		sub = f.sub(t, sub.ID)
-		if sub.Status != string(subscription.Expired) || !sub.EndedAt.Time.Equal(end) || len(f.invoices(t, sub.ID)) != 1 {
+		if sub.Status != subscription.Expired || !sub.EndedAt.Time.Equal(end) || len(f.invoices(t, sub.ID)) != 1 {
 			t.Fatalf("after the end: %+v", sub)
 		}
 		if got := f.charges(t, sub.ID, "succeeded"); !equal(got, []int64{trialPrice}) {
 			t.Fatalf("charges %v", got)
 		}
-		if _, err := f.svc.Cancel(ctx, "cat", sub.ID); err != nil || f.sub(t, sub.ID).Status != string(subscription.Expired) {
+		if _, err := f.svc.Cancel(ctx, "cat", sub.ID); err != nil || f.sub(t, sub.ID).Status != subscription.Expired {
 			t.Fatalf("cancel after the end: %v", err)
 		}
 	})
@@ -447,7 +447,7 @@ func TestUpgradeDuringTrial(t *testing.T) {
 			t.Fatal(err)
 		}
 		monthEnd := at.AddDate(0, 1, 0)
-		if again.PlanID != "premium-monthly" || again.Status != string(subscription.Active) || again.Price != premium ||
+		if again.PlanID != "premium-monthly" || again.Status != subscription.Active || again.Price != premium ||
 			!again.TrialEnd.Time.Equal(at) || !again.CurrentPeriodStart.Equal(at) || !again.CurrentPeriodEnd.Equal(monthEnd) {
 			t.Fatalf("after the upgrade: %+v", again)
 		}
@@ -467,7 +467,7 @@ func TestUpgradeDuringTrial(t *testing.T) {
 		f.run(t)
 		sub = f.sub(t, sub.ID)
 		if got := f.charges(t, sub.ID, "succeeded"); !equal(got, []int64{trialPrice, premium, premium}) ||
-			!sub.CurrentPeriodEnd.Equal(monthEnd.AddDate(0, 1, 0)) || sub.Status != string(subscription.Active) {
+			!sub.CurrentPeriodEnd.Equal(monthEnd.AddDate(0, 1, 0)) || sub.Status != subscription.Active {
 			t.Fatalf("after a month: %v %+v", got, sub)
 		}
 		inv := f.invoices(t, sub.ID)
@@ -490,7 +490,7 @@ func TestDeclinedUpgrade(t *testing.T) {
 		if _, err := f.svc.Upgrade(ctx, "eve", sub.ID, "premium-monthly"); !errors.Is(err, subscription.ErrUpgradeFailed) {
 			t.Fatalf("upgrade with an expired card: %v", err)
 		}
-		if got := f.sub(t, sub.ID); got.PlanID != "basic-weekly" || got.Status != string(subscription.Trialing) || !got.CurrentPeriodEnd.Equal(t0.Add(week)) {
+		if got := f.sub(t, sub.ID); got.PlanID != "basic-weekly" || got.Status != subscription.Trialing || !got.CurrentPeriodEnd.Equal(t0.Add(week)) {
 			t.Fatalf("after a declined upgrade: %+v", got)
 		}
 	})
@@ -507,7 +507,7 @@ func TestPayNow(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sub.Status != string(subscription.Active) || sub.TrialEnd.Valid || !sub.CurrentPeriodEnd.Equal(t0.Add(period)) {
+		if sub.Status != subscription.Active || sub.TrialEnd.Valid || !sub.CurrentPeriodEnd.Equal(t0.Add(period)) {
 			t.Fatalf("after pay now: %+v", sub)
 		}
 		if _, err := f.svc.StartTrial(ctx, f.input("fay", card)); !errors.Is(err, subscription.ErrAlreadySubscribed) {
@@ -521,7 +521,7 @@ func TestPayNow(t *testing.T) {
 		}
 
 		declined, err := f.svc.StartTrial(ctx, f.input("gus", f.card(t, "4000000000000002")))
-		if !errors.Is(err, subscription.ErrDeclined) || declined.Status != string(subscription.Expired) {
+		if !errors.Is(err, subscription.ErrDeclined) || declined.Status != subscription.Expired {
 			t.Fatalf("declined trial: %+v %v", declined, err)
 		}
 		if e := f.tier(t, "gus", t0); e.Tier != subscription.TierGuest {
@@ -563,7 +563,7 @@ func TestConcurrentRenewalRunsChargeOnce(t *testing.T) {
 			if got := f.charges(t, sub.ID, "succeeded"); !equal(got, []int64{trialPrice, basicPrice}) {
 				t.Fatalf("%s charged %v", sub.CustomerID, got)
 			}
-			if got := f.sub(t, sub.ID); got.Status != string(subscription.Active) || !got.CurrentPeriodEnd.Equal(t0.Add(week+period)) {
+			if got := f.sub(t, sub.ID); got.Status != subscription.Active || !got.CurrentPeriodEnd.Equal(t0.Add(week+period)) {
 				t.Fatalf("%+v", got)
 			}
 		}
@@ -610,7 +610,7 @@ func TestRenewalCrashIsFinishedWithoutASecondCharge(t *testing.T) {
 			t.Fatalf("charges after the crash %v", got)
 		}
 		f.run(t) // the dead runner's lease still holds
-		if got := f.sub(t, sub.ID); got.Status != string(subscription.Trialing) {
+		if got := f.sub(t, sub.ID); got.Status != subscription.Trialing {
 			t.Fatalf("settled during the lease: %+v", got)
 		}
 		f.clock.Add(subscription.DefaultLease)
@@ -619,7 +619,7 @@ func TestRenewalCrashIsFinishedWithoutASecondCharge(t *testing.T) {
 		}
 		sub = f.sub(t, sub.ID)
 		inv = f.invoices(t, sub.ID)
-		if sub.Status != string(subscription.Active) || !sub.CurrentPeriodEnd.Equal(t0.Add(week+period)) || inv[1].Status != store.InvoicePaid || inv[1].Attempts != 1 {
+		if sub.Status != subscription.Active || !sub.CurrentPeriodEnd.Equal(t0.Add(week+period)) || inv[1].Status != store.InvoicePaid || inv[1].Attempts != 1 {
 			t.Fatalf("after the next run: %+v %+v", sub, inv)
 		}
 		if got := f.charges(t, sub.ID, "succeeded"); !equal(got, []int64{trialPrice, basicPrice}) {
@@ -643,7 +643,7 @@ func TestStartCrashIsFinishedByTheJob(t *testing.T) {
 			t.Fatal("the crash was not reported")
 		}
 		subs, err := st.CustomerSubscriptions(ctx, st.DB, "jo")
-		if err != nil || len(subs) != 1 || subs[0].Status != string(subscription.Incomplete) {
+		if err != nil || len(subs) != 1 || subs[0].Status != subscription.Incomplete {
 			t.Fatalf("after the crash: %+v %v", subs, err)
 		}
 		if e := f.tier(t, "jo", t0); e.Tier != subscription.TierGuest {
@@ -652,7 +652,7 @@ func TestStartCrashIsFinishedByTheJob(t *testing.T) {
 		f.clock.Add(subscription.DefaultLease)
 		f.run(t)
 		sub := f.sub(t, subs[0].ID)
-		if sub.Status != string(subscription.Trialing) {
+		if sub.Status != subscription.Trialing {
 			t.Fatalf("after the job: %+v", sub)
 		}
 		if got := f.charges(t, sub.ID, "succeeded"); !equal(got, []int64{trialPrice}) {
@@ -672,11 +672,11 @@ func TestCancelPastDue(t *testing.T) {
 		}
 		f.clock.Set(t0.Add(week))
 		f.run(t)
-		if got := f.sub(t, sub.ID); got.Status != string(subscription.PastDue) {
+		if got := f.sub(t, sub.ID); got.Status != subscription.PastDue {
 			t.Fatalf("%+v", got)
 		}
 		got, err := f.svc.Cancel(ctx, "kit", sub.ID)
-		if err != nil || got.Status != string(subscription.Canceled) {
+		if err != nil || got.Status != subscription.Canceled {
 			t.Fatalf("cancel past due: %+v %v", got, err)
 		}
 		f.clock.Add(5 * day)

@@ -56,7 +56,7 @@ func newFixture(t *testing.T, s *store.Store) (*fixture, store.Subscription) {
 		}}
 	sub, err := f.subs.StartTrial(context.Background(), subscription.StartInput{CustomerID: "user-ana", Email: "ana@example.com",
 		Locale: "en", Country: "US", PlanID: "basic-weekly", Method: storetest.GoodCard(t, sb)})
-	if err != nil || sub.Status != string(subscription.Trialing) {
+	if err != nil || sub.Status != subscription.Trialing {
 		t.Fatalf("start: %+v %v", sub, err)
 	}
 	return f, sub
@@ -127,7 +127,7 @@ func TestSendAndConfirm(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, _ := s.GetSubscription(ctx, s.DB, sub.ID)
-		if !got.CancelAtPeriodEnd || got.Status != string(subscription.Trialing) || !got.CanceledAt.Valid ||
+		if !got.CancelAtPeriodEnd || got.Status != subscription.Trialing || !got.CanceledAt.Valid ||
 			!out.AccessUntil.Equal(sub.CurrentPeriodEnd) || len(out.Canceled) != 1 {
 			t.Errorf("after the cancel: %+v, access until %v", got, out.AccessUntil)
 		}
@@ -229,7 +229,7 @@ func TestPreviewPastDue(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		f, sub := newFixture(t, s)
 		ctx := context.Background()
-		if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE subscriptions SET status = ? WHERE id = ?`), string(subscription.PastDue), sub.ID); err != nil {
+		if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE subscriptions SET status = ? WHERE id = ?`), subscription.PastDue, sub.ID); err != nil {
 			t.Fatal(err)
 		}
 		en, _ := i18n.ByTag("en")
