@@ -71,7 +71,7 @@ func (a *App) wireReports(st *store.Store, d *handlers.Deps, withJobs bool) erro
 // outbox (when MAIL_URL is set), payment reconciliation, the sandbox's
 // subscription renewals and the report PDFs.
 func (a *App) newQueue(st *store.Store, d *handlers.Deps, renderPDF func(ctx context.Context, resultID, locale string) error) (*jobs.Queue, error) {
-	deps := jobs.Deps{Store: st, Logger: d.Logger, Reconcile: a.Checkout.Reconcile, RenderPDF: renderPDF}
+	deps := jobs.Deps{Store: st, Logger: d.Logger, Now: d.Now, Reconcile: a.Checkout.Reconcile, RenderPDF: renderPDF}
 	if a.Subscriptions != nil {
 		deps.RenewSubscriptions = a.Subscriptions.RenewDue
 	}
