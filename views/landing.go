@@ -156,7 +156,7 @@ func rotationClass(n int) string {
 
 // reviewAge says how long ago a review was written, coarsely.
 func reviewAge(ctx context.Context, at time.Time) string {
-	days := int(time.Since(at).Hours() / 24)
+	days := int(req(ctx).Clock().Sub(at).Hours() / 24)
 	switch {
 	case days < 1:
 		return t(ctx, "review.today")

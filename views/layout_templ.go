@@ -5,13 +5,15 @@ package views
 
 //lint:file-ignore SA4006 This context is only used if a nested component is present.
 
-import "github.com/a-h/templ"
-import templruntime "github.com/a-h/templ/runtime"
+import (
+	"strconv"
 
-import "selfmap/internal/i18n"
-import "selfmap/internal/web"
-import "strconv"
-import "time"
+	"github.com/a-h/templ"
+	templruntime "github.com/a-h/templ/runtime"
+
+	"selfmap/internal/i18n"
+	"selfmap/internal/web"
+)
 
 // Layout is the page frame: head metadata, navigation, footer and the
 // consent banner. The page's content goes inside.
@@ -980,9 +982,9 @@ func footer() templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var55 string
-		templ_7745c5c3_Var55, templ_7745c5c3_Err = templ.JoinStringErrs(td(ctx, "footer.rights", map[string]any{"Year": strconv.Itoa(time.Now().Year())}))
+		templ_7745c5c3_Var55, templ_7745c5c3_Err = templ.JoinStringErrs(td(ctx, "footer.rights", map[string]any{"Year": strconv.Itoa(req(ctx).Clock().Year())}))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `layout.templ`, Line: 157, Col: 94}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `layout.templ`, Line: 157, Col: 100}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var55))
 		if templ_7745c5c3_Err != nil {

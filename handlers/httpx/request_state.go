@@ -131,6 +131,7 @@ func (s *Server) newRequestState(c echo.Context) *web.Request {
 		Home:      exam.DefaultPair,
 		Static:    s.static,
 		RequestID: c.Response().Header().Get(echo.HeaderXRequestID),
+		Now:       s.Deps.Now(),
 	}
 	trackingConfig := s.Config.Tracking
 	if site, ok := s.Sites.Lookup(r.Context(), theme.NormalizeHost(r.Host)); ok {

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"selfmap/internal/consent"
 	"selfmap/internal/exam"
@@ -42,6 +43,9 @@ type Request struct {
 	// Flash is a one-time message carried over a redirect.
 	Flash     string
 	RequestID string
+	// Now is when the request arrived, on the app's clock: what a page
+	// says about time (a review's age, the footer's year) reads it.
+	Now time.Time
 	// Static holds the URLs of the site-wide assets.
 	Static *Static
 	// Tracking is what third-party scripts the page loads (nothing before
@@ -177,4 +181,13 @@ func From(ctx context.Context) *Request {
 		panic("web: no request state in context")
 	}
 	return r
+}
+
+// Clock is the request's time: Now, or the wall clock for a request state
+// built without one (the PDF printer's).
+func (r *Request) Clock() time.Time {
+	if r == nil || r.Now.IsZero() {
+		return time.Now()
+	}
+	return r.Now
 }
