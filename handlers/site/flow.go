@@ -18,18 +18,26 @@ type redirectError struct{ to string }
 
 func (e redirectError) Error() string { return "handlers: redirect to " + e.to }
 
-// flowResult finds the result a flow screen is about: the r parameter, or
-// else the last result this browser created. Without either, the visitor is
-// sent to the first step (303, as the route table allows); a foreign or
-// unknown id is a 404.
-func (s *Server) flowResult(c echo.Context) (result.Result, error) {
+// flowID is the result a flow screen is about: the r parameter, or else
+// the last result this browser created. Without either, the visitor is
+// sent to the first step (303, as the route table allows).
+func (s *Server) flowID(c echo.Context) (string, error) {
 	id := c.QueryParam("r")
 	if id == "" {
 		id = s.LatestResult(c)
 	}
 	if id == "" {
-		st := httpx.State(c)
-		return result.Result{}, redirectError{to: st.LocalPath("/answer/question/" + httpx.Pair(c).String())}
+		return "", redirectError{to: httpx.State(c).LocalPath("/answer/question/" + httpx.Pair(c).String())}
+	}
+	return id, nil
+}
+
+// flowResult reads the result flowID names; a foreign or unknown id is a
+// 404.
+func (s *Server) flowResult(c echo.Context) (result.Result, error) {
+	id, err := s.flowID(c)
+	if err != nil {
+		return result.Result{}, err
 	}
 	return s.Results.Get(c.Request().Context(), id, s.Owns(c))
 }

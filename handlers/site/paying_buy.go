@@ -10,20 +10,6 @@ import (
 	"selfmap/views"
 )
 
-// flowID is the result a checkout screen is about: the r parameter, or
-// else the last result this browser created. Without either, the visitor
-// is sent to the first step (303, as the route table allows).
-func (s *Server) flowID(c echo.Context) (string, error) {
-	id := c.QueryParam("r")
-	if id == "" {
-		id = s.LatestResult(c)
-	}
-	if id == "" {
-		return "", redirectError{to: httpx.State(c).LocalPath("/answer/question/" + httpx.Pair(c).String())}
-	}
-	return id, nil
-}
-
 // payingBuy serves /paying/buyreport/{p}: the full report, its price, and
 // figures from the database. A paid order goes to its success screen.
 func (s *Server) payingBuy(c echo.Context) error {

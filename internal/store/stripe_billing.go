@@ -93,18 +93,6 @@ func (s *Store) InsertSubscription(ctx context.Context, db Querier, sub Subscrip
 	return n == 1, err
 }
 
-// SubscriptionByProviderRef reads the subscription a provider's
-// subscription id belongs to.
-func (s *Store) SubscriptionByProviderRef(ctx context.Context, db Querier, provider, ref string) (Subscription, error) {
-	var sub Subscription
-	err := db.GetContext(ctx, &sub, db.Rebind(`SELECT `+subscriptionColumns+` FROM subscriptions
-		WHERE provider = ? AND provider_ref = ?`), provider, ref)
-	if err != nil {
-		return Subscription{}, notFound("subscription by provider ref", err)
-	}
-	return utcSubscription(sub), nil
-}
-
 // SubscriptionSyncedAt reads when the newest provider event applied to a
 // subscription was created (not valid: none yet).
 func (s *Store) SubscriptionSyncedAt(ctx context.Context, db Querier, id string) (sql.NullTime, error) {
