@@ -2,49 +2,58 @@ package site
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"selfmap/handlers/httpx"
+	"selfmap/internal/unsubscribe"
 	"selfmap/views"
 )
 
 // Session flash keys of the cancel pages.
 const (
-	flashCancelSent  = "cancel_sent"
+	// flashCancelAsked carries what a request for a link was answered
+	// (cancelAnswer) to the request page.
+	flashCancelAsked = "cancel_sent"
+	// flashCancelUntil carries a cancel just made, from the confirm POST to
+	// the success page: the last day of access, or "ended".
 	flashCancelUntil = "cancel_until"
 )
 
 // cancelPage serves GET /cancel/subscription/{p}: the form that mails a
-// one-time cancel link, or, just after one was mailed, "check your
-// mailbox".
+// one-time cancel link, or what the last request was answered: "check your
+// mailbox", "a fresh link went out minutes ago", or "already cancelled,
+// until D".
 func (s *Server) cancelPage(c echo.Context) error {
 	httpx.Private(c)
 	if s.Unsubscribe == nil {
 		return echo.ErrNotFound
 	}
-	sent, err := s.TakeFlash(c, flashCancelSent)
+	asked, err := s.TakeFlash(c, flashCancelAsked)
 	if err != nil {
 		return err
 	}
-	return s.Render(c, http.StatusOK, views.CancelRequest(views.CancelRequestPage{Action: cancelAction(c), Sent: sent != ""}))
+	page := views.CancelRequestPage{Action: cancelAction(c), Sent: asked == "sent", Recent: asked == "recent"}
+	if kind, day, ok := strings.Cut(asked, ":"); ok {
+		page.Cancelled, page.Ending = true, views.CancelEnding{Until: cancelDayOf(c, day), Ended: kind == "ended"}
+	}
+	return s.Render(c, http.StatusOK, views.CancelRequest(page))
 }
 
-// cancelPost takes the form (POST /cancel/subscription/{p}). Sent redirects
-// back to "check your mailbox" (Post/Redirect/Get); any other outcome shows
-// the form again with the address kept and its message.
+// cancelPost takes the form (POST /cancel/subscription/{p}). An answer
+// (a link mailed, or the subscription already cancelled) redirects back to
+// the page that says it (Post/Redirect/Get); a refusal shows the form
+// again with the address kept and its message.
 func (s *Server) cancelPost(c echo.Context) error {
 	httpx.Private(c)
 	if s.Unsubscribe == nil {
 		return echo.ErrNotFound
 	}
 	email := c.FormValue("email")
-	err := s.Unsubscribe.Send(c.Request().Context(), email, httpx.State(c).Locale, httpx.Pair(c).String())
+	answer, err := s.Unsubscribe.Send(c.Request().Context(), email, httpx.State(c).Locale, httpx.Pair(c).String())
 	if err == nil {
-		if err := s.AddFlash(c, "1", flashCancelSent); err != nil {
-			return err
-		}
-		return c.Redirect(http.StatusSeeOther, cancelAction(c))
+		return s.cancelAnswered(c, answer)
 	}
 	f, err := s.FormFailure(c, "cancel", err)
 	if err != nil {
@@ -54,69 +63,41 @@ func (s *Server) cancelPost(c echo.Context) error {
 		FieldError: f.Field}))
 }
 
-// cancelConfirmPage serves GET /cancel/confirm/{p}?t=...: what the link
-// would cancel and a button to confirm. Opening it changes nothing.
-func (s *Server) cancelConfirmPage(c echo.Context) error {
-	httpx.Private(c)
-	if s.Unsubscribe == nil {
-		return echo.ErrNotFound
+// cancelAnswered keeps a request's answer for the request page and goes
+// there.
+func (s *Server) cancelAnswered(c echo.Context, a unsubscribe.Answer) error {
+	asked := "sent"
+	switch {
+	case a.Cancelled && a.Ending.Ended:
+		asked = "ended:" + httpx.Day(a.Ending.Until)
+	case a.Cancelled:
+		asked = "until:" + httpx.Day(a.Ending.Until)
+	case a.Recent:
+		asked = "recent"
 	}
-	token := c.QueryParam("t")
-	page := views.CancelConfirmPage{Action: confirmAction(c), Token: token, RequestHref: cancelAction(c)}
-	preview, err := s.Unsubscribe.Preview(c.Request().Context(), token)
-	if err != nil {
-		return s.cancelLinkRefused(c, page, err)
-	}
-	page.None, page.Until = preview.None, httpx.Day(preview.AccessUntil)
-	return s.Render(c, http.StatusOK, views.CancelConfirm(page))
-}
-
-// cancelConfirmPost follows the link (POST /cancel/confirm/{p}, the token
-// in the form) and redirects to the success page, which says until when
-// the access lasts. A replayed POST finds the link used and changes
-// nothing.
-func (s *Server) cancelConfirmPost(c echo.Context) error {
-	httpx.Private(c)
-	if s.Unsubscribe == nil {
-		return echo.ErrNotFound
-	}
-	token := c.FormValue("t")
-	out, err := s.Unsubscribe.Confirm(c.Request().Context(), token)
-	if err != nil {
-		return s.cancelLinkRefused(c, views.CancelConfirmPage{Action: confirmAction(c), RequestHref: cancelAction(c)}, err)
-	}
-	until := httpx.Day(out.AccessUntil)
-	if until == "" {
-		until = "ended"
-	}
-	if err := s.AddFlash(c, until, flashCancelUntil); err != nil {
+	if err := s.AddFlash(c, asked, flashCancelAsked); err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, httpx.State(c).LocalPath("/cancel/success/"+httpx.Pair(c).String()))
+	return c.Redirect(http.StatusSeeOther, cancelAction(c))
 }
 
-// cancelSuccess serves GET /cancel/success/{p}.
+// cancelSuccess serves GET /cancel/success/{p}, once, after a cancel made
+// in this browser (the confirm POST's flash); any other visit goes to the
+// cancel page.
 func (s *Server) cancelSuccess(c echo.Context) error {
 	httpx.Private(c)
 	until, err := s.TakeFlash(c, flashCancelUntil)
 	if err != nil {
 		return err
 	}
-	page := views.CancelSuccessPage{Until: until, Ended: until == "ended"}
-	if page.Ended {
-		page.Until = ""
+	if until == "" {
+		return c.Redirect(http.StatusSeeOther, cancelAction(c))
+	}
+	page := views.CancelSuccessPage{Ended: until == "ended"}
+	if !page.Ended {
+		page.Until = cancelDayOf(c, until)
 	}
 	return s.Render(c, http.StatusOK, views.CancelSuccess(page))
-}
-
-// cancelLinkRefused shows why a link cannot be followed.
-func (s *Server) cancelLinkRefused(c echo.Context, page views.CancelConfirmPage, err error) error {
-	f, err := s.FormFailure(c, "cancel link", err)
-	if err != nil {
-		return err
-	}
-	page.Error, page.Token = f.Id, ""
-	return s.Render(c, f.Status, views.CancelConfirm(page))
 }
 
 func cancelAction(c echo.Context) string {
@@ -125,4 +106,8 @@ func cancelAction(c echo.Context) string {
 
 func confirmAction(c echo.Context) string {
 	return httpx.State(c).LocalPath("/cancel/confirm/" + httpx.Pair(c).String())
+}
+
+func resendAction(c echo.Context) string {
+	return httpx.State(c).LocalPath("/cancel/resend/" + httpx.Pair(c).String())
 }

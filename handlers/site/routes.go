@@ -70,6 +70,7 @@ func (s *Server) routes(e *echo.Echo, l httpx.RouteLimits) {
 	e.POST("/cancel/subscription/:pair", s.cancelPost, s.RequirePair, l.Cancel)
 	get("/cancel/confirm/:pair", s.cancelConfirmPage, s.RequirePair)
 	e.POST("/cancel/confirm/:pair", s.cancelConfirmPost, s.RequirePair, l.Write)
+	e.POST("/cancel/resend/:pair", s.cancelResend, s.RequirePair, l.Cancel)
 	get("/cancel/success/:pair", s.cancelSuccess, s.RequirePair)
 
 	// Checkout

@@ -88,14 +88,14 @@ func TestSendAndConfirm(t *testing.T) {
 		ctx := context.Background()
 		fr, _ := i18n.ByTag("fr")
 		before := f.count(t, "mail_outbox")
-		if err := f.svc.Send(ctx, "nobody@example.com", fr, "BMBTI-1807"); !errors.Is(err, unsubscribe.ErrUnknown) {
+		if _, err := f.svc.Send(ctx, "nobody@example.com", fr, "BMBTI-1807"); !errors.Is(err, unsubscribe.ErrUnknown) {
 			t.Errorf("an unknown address: %v", err)
 		}
-		if err := f.svc.Send(ctx, "not an address", fr, "BMBTI-1807"); status(err) != http.StatusBadRequest {
+		if _, err := f.svc.Send(ctx, "not an address", fr, "BMBTI-1807"); status(err) != http.StatusBadRequest {
 			t.Errorf("a bad address: %v", err)
 		}
-		if err := f.svc.Send(ctx, " ANA@example.com ", fr, "BMBTI-1807"); err != nil {
-			t.Fatal(err)
+		if a, err := f.svc.Send(ctx, " ANA@example.com ", fr, "BMBTI-1807"); err != nil || !a.Mailed {
+			t.Fatal(a, err)
 		}
 		if f.count(t, "mail_outbox") != before+1 || f.count(t, "cancel_links") != 1 || len(f.tokens) != 1 {
 			t.Fatalf("after one request: %d mails, %d links", f.count(t, "mail_outbox")-before, f.count(t, "cancel_links"))
@@ -142,8 +142,9 @@ func TestSendAndConfirm(t *testing.T) {
 		if again.Version != got.Version || f.count(t, "mail_outbox") != mails {
 			t.Error("a replay changed something")
 		}
-		if err := f.svc.Send(ctx, "ana@example.com", fr, "BMBTI-1807"); !errors.Is(err, unsubscribe.ErrUnknown) {
-			t.Errorf("a mailbox whose subscription already ends: %v", err)
+		if a, err := f.svc.Send(ctx, "ana@example.com", fr, "BMBTI-1807"); err != nil || !a.Cancelled || a.Mailed || a.Ending.Ended ||
+			!a.Ending.Until.Equal(sub.CurrentPeriodEnd) || f.count(t, "mail_outbox") != mails {
+			t.Errorf("a mailbox whose subscription already ends: %+v %v", a, err)
 		}
 		for _, bad := range []string{"", "nope", strings.Repeat("x", 200)} {
 			if _, err := f.svc.Confirm(ctx, bad); !errors.Is(err, unsubscribe.ErrLinkUnknown) {
@@ -158,7 +159,7 @@ func TestLinkExpires(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		f, sub := newFixture(t, s)
 		ctx := context.Background()
-		if err := f.svc.Send(ctx, "ana@example.com", i18n.Default, "BMBTI-1807"); err != nil {
+		if _, err := f.svc.Send(ctx, "ana@example.com", i18n.Default, "BMBTI-1807"); err != nil {
 			t.Fatal(err)
 		}
 		f.add(24 * time.Hour)
@@ -179,19 +180,19 @@ func TestMailboxLimit(t *testing.T) {
 		ctx := context.Background()
 		for i := range 3 {
 			f.add(time.Minute)
-			if err := f.svc.Send(ctx, "ana@example.com", i18n.Default, "BMBTI-1807"); err != nil {
+			if _, err := f.svc.Send(ctx, "ana@example.com", i18n.Default, "BMBTI-1807"); err != nil {
 				t.Fatalf("request %d: %v", i+1, err)
 			}
 		}
 		mails, links := f.count(t, "mail_outbox"), f.count(t, "cancel_links")
-		if err := f.svc.Send(ctx, "Ana@Example.com", i18n.Default, "BMBTI-1807"); !errors.Is(err, unsubscribe.ErrTooMany) {
+		if _, err := f.svc.Send(ctx, "Ana@Example.com", i18n.Default, "BMBTI-1807"); !errors.Is(err, unsubscribe.ErrTooMany) {
 			t.Fatalf("a fourth request: %v", err)
 		}
 		if f.count(t, "mail_outbox") != mails || f.count(t, "cancel_links") != links {
 			t.Fatal("a refused request wrote something")
 		}
 		f.add(time.Hour)
-		if err := f.svc.Send(ctx, "ana@example.com", i18n.Default, "BMBTI-1807"); err != nil {
+		if _, err := f.svc.Send(ctx, "ana@example.com", i18n.Default, "BMBTI-1807"); err != nil {
 			t.Errorf("an hour later: %v", err)
 		}
 	})
@@ -203,7 +204,7 @@ func TestConfirmRace(t *testing.T) {
 	storetest.Each(t, func(t *testing.T, s *store.Store) {
 		f, sub := newFixture(t, s)
 		ctx := context.Background()
-		if err := f.svc.Send(ctx, "ana@example.com", i18n.Default, "BMBTI-1807"); err != nil {
+		if _, err := f.svc.Send(ctx, "ana@example.com", i18n.Default, "BMBTI-1807"); err != nil {
 			t.Fatal(err)
 		}
 		var wg sync.WaitGroup
@@ -233,12 +234,136 @@ func TestPreviewPastDue(t *testing.T) {
 			t.Fatal(err)
 		}
 		en, _ := i18n.ByTag("en")
-		if err := f.svc.Send(ctx, "ana@example.com", en, "BMBTI-1807"); err != nil {
+		if _, err := f.svc.Send(ctx, "ana@example.com", en, "BMBTI-1807"); err != nil {
 			t.Fatal(err)
 		}
 		p, err := f.svc.Preview(ctx, f.tokens[0])
 		if err != nil || p.None || !p.AccessUntil.IsZero() {
 			t.Fatalf("preview: %+v %v", p, err)
+		}
+	})
+}
+
+// An address whose subscription already ended is told when, and mailed
+// nothing; one that never had a subscription that did is unknown.
+func TestSendToAnEndedSubscription(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		f, sub := newFixture(t, s)
+		ctx := context.Background()
+		ended := f.Now().Add(-48 * time.Hour)
+		if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE subscriptions SET status = ?, ended_at = ? WHERE id = ?`),
+			subscription.Expired, ended, sub.ID); err != nil {
+			t.Fatal(err)
+		}
+		mails := f.count(t, "mail_outbox")
+		a, err := f.svc.Send(ctx, "ana@example.com", i18n.Default, "BMBTI-1807")
+		if err != nil || !a.Cancelled || !a.Ending.Ended || !a.Ending.Until.Equal(ended) || f.count(t, "mail_outbox") != mails {
+			t.Errorf("an ended subscription: %+v %v", a, err)
+		}
+		if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE subscriptions SET status = ? WHERE id = ?`), subscription.Incomplete, sub.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.svc.Send(ctx, "ana@example.com", i18n.Default, "BMBTI-1807"); !errors.Is(err, unsubscribe.ErrUnknown) {
+			t.Errorf("an address whose only subscription never started: %v", err)
+		}
+	})
+}
+
+// A used link whose mailbox still has a subscription to cancel offers one
+// fresh link: asked for twice within minutes, it is mailed once; later it
+// may be asked again. A used link with nothing left says how the access
+// ends, and an unknown token mails nothing.
+func TestResendFromASpentLink(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		f, sub := newFixture(t, s)
+		ctx := context.Background()
+		ja, _ := i18n.ByTag("ja")
+		if _, err := f.svc.Send(ctx, "ana@example.com", i18n.Default, "BMBTI-1807"); err != nil {
+			t.Fatal(err)
+		}
+		dead := f.tokens[0]
+		if _, err := f.svc.Confirm(ctx, dead); err != nil {
+			t.Fatal(err)
+		}
+		p, err := f.svc.Preview(ctx, dead)
+		if !errors.Is(err, unsubscribe.ErrLinkUsed) || p.Spent.Fresh || !p.Spent.Cancelled || !p.Spent.Ending.Until.Equal(sub.CurrentPeriodEnd) {
+			t.Errorf("a used link with nothing left: %+v %v", p, err)
+		}
+		mails := f.count(t, "mail_outbox")
+		if a, err := f.svc.Resend(ctx, dead, ja, "BMBTI-1807"); err != nil || !a.Cancelled || a.Mailed || f.count(t, "mail_outbox") != mails {
+			t.Errorf("a fresh link with nothing left: %+v %v", a, err)
+		}
+
+		// The subscription renews again (resumed): the used link offers one
+		// fresh link.
+		if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE subscriptions SET cancel_at_period_end = ? WHERE id = ?`), false, sub.ID); err != nil {
+			t.Fatal(err)
+		}
+		if p, err := f.svc.Preview(ctx, dead); !errors.Is(err, unsubscribe.ErrLinkUsed) || !p.Spent.Fresh || p.Spent.Cancelled {
+			t.Errorf("a used link with a subscription to cancel: %+v %v", p, err)
+		}
+		links := f.count(t, "cancel_links")
+		f.add(time.Minute)
+		a, err := f.svc.Resend(ctx, dead, ja, "BMBTI-1807")
+		if err != nil || !a.Mailed || f.count(t, "mail_outbox") != mails+1 || f.count(t, "cancel_links") != links+1 {
+			t.Fatalf("a fresh link: %+v %v", a, err)
+		}
+		var locale string
+		if err := s.DB.Get(&locale, s.DB.Rebind(`SELECT locale FROM mail_outbox WHERE kind = ? ORDER BY created_at DESC LIMIT 1`), mail.KindCancelLink); err != nil || locale != "ja" {
+			t.Errorf("the fresh link's mail is in %q (%v)", locale, err)
+		}
+		fresh := f.tokens[len(f.tokens)-1]
+		for _, d := range []time.Duration{0, time.Minute, unsubscribe.FreshWithin - 2*time.Minute} {
+			f.add(d)
+			if a, err := f.svc.Resend(ctx, dead, ja, "BMBTI-1807"); err != nil || !a.Recent || a.Mailed {
+				t.Errorf("asked again %v later: %+v %v", d, a, err)
+			}
+		}
+		if f.count(t, "mail_outbox") != mails+1 || f.count(t, "cancel_links") != links+1 {
+			t.Fatal("a second fresh link was mailed within minutes")
+		}
+		if _, err := f.svc.Confirm(ctx, fresh); err != nil {
+			t.Errorf("the fresh link: %v", err)
+		}
+		if _, err := s.DB.ExecContext(ctx, s.DB.Rebind(`UPDATE subscriptions SET cancel_at_period_end = ? WHERE id = ?`), false, sub.ID); err != nil {
+			t.Fatal(err)
+		}
+		f.add(2 * time.Minute)
+		if a, err := f.svc.Resend(ctx, dead, ja, "BMBTI-1807"); err != nil || !a.Mailed {
+			t.Errorf("past the fresh window: %+v %v", a, err)
+		}
+		mails = f.count(t, "mail_outbox")
+		for _, bad := range []string{"", "nope"} {
+			if _, err := f.svc.Resend(ctx, bad, ja, "BMBTI-1807"); !errors.Is(err, unsubscribe.ErrLinkUnknown) {
+				t.Errorf("token %q: %v", bad, err)
+			}
+		}
+		if f.count(t, "mail_outbox") != mails {
+			t.Error("an unknown token mailed something")
+		}
+	})
+}
+
+// Racing requests for a fresh link from one spent link mail one.
+func TestResendRace(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, s *store.Store) {
+		f, _ := newFixture(t, s)
+		ctx := context.Background()
+		if _, err := f.svc.Send(ctx, "ana@example.com", i18n.Default, "BMBTI-1807"); err != nil {
+			t.Fatal(err)
+		}
+		f.add(25 * time.Hour)
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				f.svc.Resend(ctx, f.tokens[0], i18n.Default, "BMBTI-1807") //nolint:errcheck // the outcome is counted below
+			}()
+		}
+		wg.Wait()
+		if n := f.count(t, "cancel_links"); n != 2 {
+			t.Errorf("%d links after racing requests for a fresh one, want 2", n)
 		}
 	})
 }
