@@ -105,7 +105,7 @@ func TestSubscribeTrialThenUpgrade(t *testing.T) {
 	if got := evaluate[string](p, `document.querySelector('[data-testid=sub-charged]').textContent`); !strings.HasPrefix(got, "Charged $1.49") {
 		t.Errorf("charged line %q", got)
 	}
-	if got := evaluate[string](p, `document.querySelector('[data-testid=sub-next]').textContent`); !strings.HasPrefix(got, "Next charge: $19.99") {
+	if got := evaluate[string](p, `document.querySelector('[data-testid=sub-next]').textContent`); !strings.Contains(got, "then $19.99 every 4 weeks") {
 		t.Errorf("next charge line %q", got)
 	}
 	shot("check")

@@ -195,7 +195,8 @@ func TestSubscribeTrialDoubleSubmitAndUpgrade(t *testing.T) {
 		}
 		page := text(b.Get(check))
 		next := subs[0].CurrentPeriodEnd.UTC().Format("2006-01-02")
-		for _, want := range []string{`data-testid="sub-success"`, "Your plan: Basic (trial)", "Charged $1.49 on", "Next charge: $19.99 on " + next, upgradePage} {
+		for _, want := range []string{`data-testid="sub-success"`, `data-testid="sub-outcome-trial"`, "Your trial has started", "Your plan: Basic (trial)",
+			"Charged $1.49 on 2026-11-24 for your trial.", "Your trial ends on " + next + "; then $19.99 every 4 weeks unless you cancel before.", upgradePage} {
 			if !strings.Contains(page, want) {
 				t.Errorf("check page lacks %q: %.3000s", want, page)
 			}
@@ -214,9 +215,16 @@ func TestSubscribeTrialDoubleSubmitAndUpgrade(t *testing.T) {
 			t.Errorf("missing check page: %d", rec.Code)
 		}
 
+		// Before confirming, the upgrade page says what it charges today, to
+		// which card, what becomes of the trial and when Premium renews.
 		up := text(b.Get(upgradePage))
-		if !strings.Contains(up, `data-testid="current-plan">Basic`) || !strings.Contains(up, `data-testid="premium-price">$39.99 a month`) {
-			t.Fatalf("upgrade page: %.3000s", up)
+		for _, want := range []string{`data-testid="current-plan">Basic`, `data-testid="premium-price">$39.99 a month`, `data-testid="upgrade-today">$39.99`,
+			`data-testid="upgrade-card">Visa •••• 4242`, "Your trial ends today (2026-11-24) and Premium replaces it.",
+			"Premium then renews at $39.99 a month, next on 2026-12-24, until you cancel.", "Upgrade and pay $39.99 now",
+			`href="/userCenter/home" data-testid="upgrade-back"`} {
+			if !strings.Contains(up, want) {
+				t.Errorf("upgrade page lacks %q: %.4000s", want, up)
+			}
 		}
 		// A minute into the trial, the customer upgrades.
 		k.Clock.Add(time.Minute)
@@ -234,8 +242,17 @@ func TestSubscribeTrialDoubleSubmitAndUpgrade(t *testing.T) {
 		if subs[0].PlanID != "premium-monthly" || subs[0].Status != "active" || countInvoices(t, s, subs[0].ID, "upgrade") != 1 {
 			t.Fatalf("after two upgrades: %+v, %d upgrade invoices", subs[0], countInvoices(t, s, subs[0].ID, "upgrade"))
 		}
-		if page := text(b.Get(check)); !strings.Contains(page, "Your plan: Premium (active)") || !strings.Contains(page, "Charged $39.99") {
-			t.Errorf("check after upgrade: %.3000s", page)
+		// The success page says what happened: an upgrade, not a start.
+		page = text(b.Get(check))
+		for _, want := range []string{`data-testid="sub-outcome-upgrade"`, "You have upgraded to Premium", "Your plan: Premium (active)",
+			"Your trial ended on 2026-11-24 and Premium replaced it.", "Charged $39.99 on 2026-11-24 for Premium.",
+			"Renews on 2026-12-24 at $39.99 a month unless you cancel before."} {
+			if !strings.Contains(page, want) {
+				t.Errorf("check after upgrade lacks %q: %.4000s", want, page)
+			}
+		}
+		if strings.Contains(page, "has started") {
+			t.Errorf("an upgrade reads as a start")
 		}
 		if page := b.Get("/payinsider/BMBTI-1807").Body.String(); !strings.Contains(page, `data-testid="already-premium"`) {
 			t.Errorf("payinsider of a premium user: %.3000s", page)

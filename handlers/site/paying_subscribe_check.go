@@ -53,14 +53,28 @@ func (s *Server) payingSubscribeCheck(c echo.Context) error {
 	return s.Render(c, http.StatusOK, views.SubscribeCheckPage(page))
 }
 
-// checkSuccess words a running subscription on its check page: its plan,
-// what was charged (reported to the ad networks once consented) and the
-// next charge or the end.
+// checkSuccess words a running subscription on its check page: what the
+// newest charge did (a trial started, a first period paid, an upgrade), what
+// was charged (reported to the ad networks once consented) and the next
+// charge or the end.
 func checkSuccess(c echo.Context, page *views.SubscribeCheck, v subscription.CheckView) {
 	t, sub := httpx.Tr(c), v.Subscription
 	page.Plan = t.TD("subscribe.check.plan", map[string]any{"Plan": t.T("subscribe.tier." + string(v.Tier)), "Status": t.T("subscribe.status." + string(sub.Status))})
+	page.Outcome = v.Outcome
+	page.Title = t.T("subscribe.check.success.title")
 	if paid := v.Charged; paid != nil {
-		page.Charged = t.TD("subscribe.check.charged", map[string]any{"Amount": httpx.MustFormat(paid.Amount, paid.Currency), "Date": httpx.Day(paid.CreatedAt)})
+		amount := map[string]any{"Amount": httpx.MustFormat(paid.Amount, paid.Currency), "Date": httpx.Day(paid.CreatedAt)}
+		page.Charged = t.TD("subscribe.check.charged", amount)
+		switch v.Outcome {
+		case subscription.KindTrial:
+			page.Title, page.Charged = t.T("subscribe.check.trial.title"), t.TD("subscribe.check.trial.charged", amount)
+		case subscription.KindUpgrade:
+			page.Title, page.Charged = t.T("subscribe.check.upgrade.title"), t.TD("subscribe.check.upgrade.charged", amount)
+			page.Replaced = t.TD("subscribe.check.upgrade.replaced", map[string]any{"Date": httpx.Day(paid.PeriodStart)})
+			if v.TrialCut {
+				page.Replaced = t.TD("subscribe.check.upgrade.trial_ended", map[string]any{"Date": httpx.Day(paid.PeriodStart)})
+			}
+		}
 		ev := tracking.Event{Name: tracking.Purchase, Value: float64(paid.Amount) / 100, Currency: paid.Currency, ID: paid.ID}
 		if v.ChargedTrial {
 			ev.Name = tracking.StartTrial
@@ -69,10 +83,18 @@ func checkSuccess(c echo.Context, page *views.SubscribeCheck, v subscription.Che
 		// the networks drop the repeat.
 		httpx.State(c).AdEvents = []tracking.Event{ev}
 	}
-	if sub.CancelAtPeriodEnd {
+	every := httpx.MustFormat(sub.Price, sub.Currency)
+	if v.Plan.ID != "" {
+		every = httpx.PlanCard(t, v.Plan, false).Headline
+	}
+	switch {
+	case sub.CancelAtPeriodEnd:
 		page.NextLine = t.TD("subscribe.check.ends", map[string]any{"Date": httpx.Day(sub.CurrentPeriodEnd)})
-	} else {
-		page.NextLine = t.TD("subscribe.check.next", map[string]any{"Amount": httpx.MustFormat(sub.Price, sub.Currency), "Date": httpx.Day(sub.CurrentPeriodEnd)})
+	case sub.Status == subscription.Trialing:
+		page.NextLine = t.TD("subscribe.check.trial.next", map[string]any{"Every": every, "Date": httpx.Day(sub.CurrentPeriodEnd)})
+	default:
+		page.NextLine = t.TD("subscribe.check.renews", map[string]any{"Every": every, "Amount": httpx.MustFormat(sub.Price, sub.Currency),
+			"Date": httpx.Day(sub.CurrentPeriodEnd)})
 	}
 	if v.CanUpgrade {
 		page.UpgradeHref = httpx.SubscribePath(c, "/paying/upgrade", nil)

@@ -151,9 +151,20 @@ func (s *Server) subscribeFormView(c echo.Context, in subscribeForm, l subscript
 	if l.Quote.Trial {
 		f.FirstLabel = t.T("subscribe.form.first_trial")
 	}
+	f.PayNowLabel = payNowLabel(t, l)
 	if l.Quote.Discount > 0 {
 		f.Discount = httpx.MustFormat(l.Quote.Discount, l.Quote.Currency)
 		f.PromoNote = t.TD("subscribe.promo.applied", map[string]any{"Code": l.Quote.Promo})
 	}
 	return f
+}
+
+// payNowLabel words the pay-now button with what it charges: beside the
+// trial, it says that it skips it and what the first payment covers.
+func payNowLabel(t *i18n.Translator, l subscription.Landing) string {
+	price := httpx.MustFormat(l.PayNow.Amount, l.PayNow.Currency)
+	if !l.Trial {
+		return t.TD("subscribe.pay_now_amount", map[string]any{"Price": price})
+	}
+	return t.TN("subscribe.skip_trial."+l.Chosen.TimeUnit, l.Chosen.Period, map[string]any{"Price": price})
 }

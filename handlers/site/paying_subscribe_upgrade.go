@@ -62,5 +62,24 @@ func (s *Server) renderUpgrade(c echo.Context, status int, msg string) error {
 	}
 	page.Premium, page.PremiumID = t.T("subscribe.tier.premium"), v.Premium.ID
 	page.Price = httpx.PlanCard(t, v.Premium, false).Headline
+	upgradeTerms(c, &page, v)
 	return s.Render(c, status, views.Upgrade(page))
+}
+
+// upgradeTerms words what confirming the upgrade does: the amount charged
+// today and to which card, what becomes of the trial or paid period, and
+// when and at what Premium renews.
+func upgradeTerms(c echo.Context, page *views.UpgradePage, v subscription.UpgradeView) {
+	t := httpx.Tr(c)
+	page.Today = httpx.MustFormat(v.Premium.Price, v.Premium.Currency)
+	page.Card = v.Card
+	if page.Card == "" {
+		page.Card = t.T("subscribe.upgrade.card_on_file")
+	}
+	if v.Trialing {
+		page.Ends = t.TD("subscribe.upgrade.trial_ends", map[string]any{"Date": httpx.Day(v.Today)})
+	} else {
+		page.Ends = t.TD("subscribe.upgrade.period_ends", map[string]any{"Plan": page.Current, "Date": httpx.Day(v.Today)})
+	}
+	page.Renews = t.TD("subscribe.upgrade.renews", map[string]any{"Every": page.Price, "Date": httpx.Day(v.RenewsOn)})
 }

@@ -38,6 +38,17 @@ type CheckView struct {
 	// ChargedTrial whether it paid for the trial.
 	Charged      *Invoice
 	ChargedTrial bool
+	// Outcome is what the newest paid charge did, at StageSuccess: the
+	// invoice kind (KindTrial, KindPayNow, KindUpgrade, KindRenewal), ""
+	// when none was paid.
+	Outcome string
+	// Plan is the subscription's plan at the subscription's own price and
+	// currency (fixed when it started or upgraded), for "then X every
+	// period"; zero when the plan is gone.
+	Plan Offer
+	// TrialCut is whether an upgrade ended the trial early (else it
+	// replaced a paid period).
+	TrialCut bool
 	// CanUpgrade is whether the plan may still be upgraded to premium.
 	CanUpgrade bool
 	// DeclineReason is the message id of why the first charge was
@@ -64,9 +75,13 @@ func (s *Service) Check(ctx context.Context, customerID, id string) (CheckView, 
 			v.Stage = StageAuthenticate
 		}
 	case st.Live():
-		v.Stage, v.Tier = StageSuccess, s.planTier(ctx, sub)
+		v.Stage, v.Plan = StageSuccess, s.pricedAsSubscribed(ctx, sub)
+		v.Tier = Tier(v.Plan.Tier)
 		v.Charged = lastPaid(invs)
-		v.ChargedTrial = v.Charged != nil && v.Charged.Kind == KindTrial
+		if paid := v.Charged; paid != nil {
+			v.Outcome, v.ChargedTrial = paid.Kind, paid.Kind == KindTrial
+			v.TrialCut = paid.Kind == KindUpgrade && sub.TrialEnd.Valid && !sub.TrialEnd.Time.Before(paid.PeriodStart)
+		}
 		v.CanUpgrade = v.Tier != TierPremium && st != PastDue
 	default:
 		v.Stage = StageEnded
@@ -100,6 +115,17 @@ func (s *Service) planTier(ctx context.Context, sub Subscription) Tier {
 		return ""
 	}
 	return Tier(p.Tier)
+}
+
+// pricedAsSubscribed is a subscription's plan at the subscription's price
+// and currency; zero when the plan is gone.
+func (s *Service) pricedAsSubscribed(ctx context.Context, sub Subscription) Offer {
+	p, err := s.Store.GetPlan(ctx, s.Store.DB, sub.PlanID, sub.Country)
+	if err != nil {
+		return Offer{}
+	}
+	p.Price, p.Currency = sub.Price, sub.Currency
+	return offers([]PricedPlan{p}, s.now())[0]
 }
 
 // lastPaid is the newest paid invoice of a subscription's invoices (in

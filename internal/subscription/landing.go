@@ -48,6 +48,10 @@ type Landing struct {
 	// Quote is the chosen plan's first charge, with the promo when it
 	// applies.
 	Quote Quote
+	// PayNow is what paying now charges for the chosen plan's first full
+	// period (the same as Quote when the trial is not offered), so the
+	// button that skips the trial can say it.
+	PayNow Quote
 }
 
 // Landing reads the subscription landing for a visitor. The trial is
@@ -80,6 +84,12 @@ func (s *Service) Landing(ctx context.Context, in LandingInput) (Landing, error)
 	}
 	if l.Quote, l.PromoError, err = s.quote(ctx, l.Chosen.PricedPlan, l.Promo, !l.Trial); err != nil {
 		return Landing{}, err
+	}
+	l.PayNow = l.Quote
+	if l.Trial {
+		if l.PayNow, _, err = s.quote(ctx, l.Chosen.PricedPlan, l.Promo, true); err != nil {
+			return Landing{}, err
+		}
 	}
 	return l, nil
 }

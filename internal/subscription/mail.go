@@ -161,6 +161,16 @@ func planName(tr *i18n.Translator, planID string) string {
 	return planID
 }
 
+// CardLabel names a subscription's saved card by brand and last four digits
+// ("Visa •••• 4242"), the same in every language; "" when the provider told
+// neither.
+func CardLabel(sub store.Subscription) string {
+	if strings.TrimSpace(sub.CardLast4.String) == "" && strings.TrimSpace(sub.CardBrand.String) == "" {
+		return ""
+	}
+	return card(sub)
+}
+
 // card names the saved card by brand and last four digits ("Visa •••• 4242"),
 // the same in every language; dots alone when the provider told neither.
 func card(sub store.Subscription) string {

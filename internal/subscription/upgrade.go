@@ -3,6 +3,7 @@ package subscription
 import (
 	"context"
 	"errors"
+	"time"
 
 	"selfmap/internal/store"
 )
@@ -19,6 +20,15 @@ type UpgradeView struct {
 	// that country has none (NoPremium).
 	Premium   Offer
 	NoPremium bool
+	// What confirming does, as the page says before the customer does:
+	// Today is when Premium's price is charged, to Card (brand and last
+	// four, "" when the provider told neither); Trialing is whether Live's
+	// trial ends then (else its paid period); RenewsOn is the end of the
+	// first Premium period, when Premium's price is charged again.
+	Today    time.Time
+	Card     string
+	Trialing bool
+	RenewsOn time.Time
 }
 
 // UpgradeOffer reads what the upgrade page offers a customer.
@@ -27,14 +37,18 @@ func (s *Service) UpgradeOffer(ctx context.Context, customerID string) (UpgradeV
 	if err != nil || live == nil {
 		return UpgradeView{}, err
 	}
-	v := UpgradeView{Live: live, Tier: s.planTier(ctx, *live)}
+	now := s.now()
+	v := UpgradeView{Live: live, Tier: s.planTier(ctx, *live), Today: now, Card: CardLabel(*live), Trialing: live.Status == Trialing}
 	plans, err := s.Store.ListPlans(ctx, s.Store.DB, live.Country)
 	if err != nil {
 		return UpgradeView{}, err
 	}
-	for _, p := range offers(plans, s.now()) {
+	for _, p := range offers(plans, now) {
 		if Tier(p.Tier) == TierPremium {
 			v.Premium = p
+			if v.RenewsOn, err = AddPeriod(now, p.Interval, p.Period); err != nil {
+				return UpgradeView{}, err
+			}
 			return v, nil
 		}
 	}
