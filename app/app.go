@@ -170,6 +170,8 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 	if err := a.wireReports(st, &deps, withJobs); err != nil {
 		return nil, err
 	}
+	// A member's plan opens their own reports (Premium, Basic's free ones).
+	deps.Reports.Members = a.Subscriptions
 	if a.Handler, err = handlers.New(deps); err != nil {
 		return nil, err
 	}

@@ -71,7 +71,7 @@ func TestUserCenterCancel(t *testing.T) {
 		if again.Version != first.Version || !again.CanceledAt.Time.Equal(first.CanceledAt.Time) {
 			t.Fatalf("the replay changed the subscription: %+v", again)
 		}
-		b.Expect("/userCenter/home", http.StatusOK, "basic", "Valid until "+until)
+		b.Expect("/userCenter/home", http.StatusOK, "basic", "Ends on "+until+", will not renew")
 
 		// The day after the period, by the one clock: a free account.
 		k.Clock.Set(sub.CurrentPeriodEnd.Add(24 * time.Hour))

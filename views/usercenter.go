@@ -3,16 +3,20 @@ package views
 import "selfmap/internal/content"
 
 // UserCenterPage is the view model of the user centre's screens: the home,
-// the report list and the benefits. Nav names the footer bar's current
-// entry (home, reports, notices, rights, settings).
+// the report list and the benefits. Nav names the navigation's current
+// entry (home, reports, notices, rights, settings): a bar under the header
+// on wide screens, fixed at the bottom on phones.
 type UserCenterPage struct {
 	Nav string
 	CSS string
 	// Name greets the user; Tier is guest, basic or premium, ValidUntil the
-	// date it lasts to (YYYY-MM-DD, "" for a guest) and Ending says it will
-	// not renew.
+	// date it lasts to (YYYY-MM-DD, "" for a guest), Ending says it was
+	// cancelled and Renews that it renews on that date.
 	Name, Tier, ValidUntil string
-	Ending                 bool
+	Ending, Renews         bool
+	// FreeLeft of FreeOf are a Basic plan's free reports left this period
+	// (both 0 for the other tiers).
+	FreeLeft, FreeOf int
 	// Status is the subscription's state (trialing, active, past_due, ...;
 	// "" for a guest).
 	Status string
@@ -45,7 +49,7 @@ type UserCenterPage struct {
 	Latest   *UserReport
 	TestHref string
 	Quick    []AccountLink
-	Benefits []string
+	Benefits []UserBenefit
 	// Links are the settings and help links; NavLinks the footer bar's.
 	Links    []AccountLink
 	NavLinks []UserNavLink
@@ -62,8 +66,10 @@ type UserReport struct {
 	ID, Letters, Title, Date string
 	Paid                     bool
 	// ViewHref opens a paid report, PayHref buys an unpaid one and
-	// ShareHref is the public page of the type.
-	ViewHref, PayHref, ShareHref string
+	// ShareHref is the public page of the type. UnlockAction is where an
+	// unpaid one posts to use a free report of the plan ("" when none is
+	// left or the plan has none).
+	ViewHref, PayHref, ShareHref, UnlockAction string
 	// SelectHref opens it on the result report page.
 	SelectHref string
 }
@@ -86,7 +92,12 @@ type Pager struct {
 type UserTier struct {
 	Tier     string
 	Current  bool
-	Benefits []string
+	Benefits []UserBenefit
+}
+
+// UserBenefit is a benefit that ships, linked to where it is used.
+type UserBenefit struct {
+	Key, Label, Href string
 }
 
 // UserNavLink is an entry of the footer bar.

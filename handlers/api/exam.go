@@ -101,6 +101,10 @@ func (s *Server) apiSubmitAnswers(c echo.Context) error {
 	if err := s.OwnResult(c, r.ID); err != nil {
 		return err
 	}
+	// A test finished while signed in is the account's at once.
+	if err := s.Accounts.ClaimResult(c.Request().Context(), s.MemberID(c), r.ID, s.Owns(c)); err != nil {
+		return err
+	}
 	return s.APIOK(c, map[string]any{"resultId": r.ID, "orderNumber": o.OrderNumber, "type": r.ResultCode})
 }
 

@@ -13,10 +13,11 @@ import (
 // home shows, for the signed-in user only.
 func (s *Server) apiUserCenterData(c echo.Context) error {
 	ctx := c.Request().Context()
-	ent, err := s.Entitlement(c)
+	m, err := s.membership(c)
 	if err != nil {
 		return err
 	}
+	ent := m.Entitlement
 	reports, err := s.UserReports(c)
 	if err != nil {
 		return err
@@ -41,13 +42,16 @@ func (s *Server) apiUserCenterData(c echo.Context) error {
 		Vip               bool       `json:"vip"`
 		ValidUntil        *time.Time `json:"validUntil"`
 		CancelAtPeriodEnd bool       `json:"cancelAtPeriodEnd"`
+		Renews            bool       `json:"renews"`
+		FreeReportsLeft   int        `json:"freeReportsLeft"`
+		FreeReports       int        `json:"freeReportsPerPeriod"`
 		UnreadNotices     int        `json:"unreadNotices"`
 		Completed         int        `json:"completedReports"`
 		Pending           int        `json:"pendingReports"`
 		Latest            *report    `json:"latestReport"`
 		UpgradeURL        string     `json:"upgradeUrl,omitempty"`
 	}{Name: httpx.User(c).Name, Tier: string(ent.Tier), Vip: ent.Tier == subscription.TierPremium, CancelAtPeriodEnd: ent.CancelAtPeriodEnd,
-		UnreadNotices: unread}
+		Renews: ent.Renews(), FreeReportsLeft: m.Free.Left, FreeReports: m.Free.Of, UnreadNotices: unread}
 	if ent.Tier != subscription.TierGuest && !ent.ValidUntil.IsZero() {
 		v := ent.ValidUntil.UTC()
 		out.ValidUntil = &v

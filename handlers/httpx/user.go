@@ -98,3 +98,12 @@ func (s *Server) SiteTheme(found site.Site) *theme.Theme {
 
 // now is the time by the one clock every service was given (Deps.Now).
 func (s *Server) now() time.Time { return s.Deps.Now().UTC() }
+
+// MemberID is the signed-in user's id, "" for a visitor without an
+// account (or a session that no longer names one).
+func (s *Server) MemberID(c echo.Context) string {
+	if u, ok, err := s.CurrentUser(c); err == nil && ok {
+		return u.ID
+	}
+	return ""
+}

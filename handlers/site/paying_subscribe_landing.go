@@ -94,17 +94,14 @@ func (s *Server) renderSubscribe(c echo.Context, status int, in subscribeForm, e
 // compared, premium's benefits, the learning, the FAQ and the reviews.
 func (s *Server) landingContent(c echo.Context, page *views.SubscribeLanding) {
 	t := httpx.Tr(c)
-	for _, b := range subscription.Benefits {
+	// Only what ships is sold: the comparison and Premium's list leave out
+	// the benefits later issues will build (subscription.Offered).
+	for _, b := range subscription.Offered(subscription.TierPremium) {
 		page.Compare = append(page.Compare, views.CompareRow{Label: t.T("usercenter.benefit." + b.Key),
 			Free: subscription.TierGuest.Includes(b.Tier), Basic: subscription.TierBasic.Includes(b.Tier), Premium: true})
-	}
-	for _, b := range subscription.BenefitsOf(subscription.TierPremium) {
 		if b.Tier == subscription.TierPremium {
 			page.Benefits = append(page.Benefits, t.T("usercenter.benefit."+b.Key))
 		}
-	}
-	for _, k := range []string{"courses", "articles", "daily", "map"} {
-		page.Learning = append(page.Learning, t.T("subscribe.learning."+k))
 	}
 	for _, k := range []string{"trial", "charge", "cancel", "upgrade", "promo", "card"} {
 		page.FAQ = append(page.FAQ, [2]string{t.T("subscribe.faq." + k + ".q"), t.T("subscribe.faq." + k + ".a")})

@@ -34,7 +34,8 @@ type reportView struct {
 // when it has taken none.
 func (s *Server) reportAccess(c echo.Context) (reportView, error) {
 	httpx.Sensitive(c)
-	v := report.Visit{Token: c.QueryParam("t"), ResultID: c.QueryParam("r"), Remembered: s.openedReportLink(c), Owns: s.Owns(c)}
+	v := report.Visit{Token: c.QueryParam("t"), ResultID: c.QueryParam("r"), Remembered: s.openedReportLink(c), Owns: s.Owns(c),
+		Member: s.MemberID(c)}
 	if len(v.Token) > 128 {
 		return reportView{}, httpx.NotFound()
 	}

@@ -131,6 +131,7 @@ func (s *Server) routes(e *echo.Echo, l httpx.RouteLimits) {
 	get("/userCenter/cancel", s.userCancelPage, s.RequireUser)
 	e.POST("/userCenter/cancel", s.userCancelPost, l.Write, s.RequireUser)
 	e.POST("/userCenter/reportLinks/revoke", s.userRevokeReportLinks, l.Write, s.RequireUser)
+	e.POST("/userCenter/reportList/unlock", s.userUnlockReport, l.Write, s.RequireUser)
 
 	// Development only
 	get("/dev/mail", s.devMail)

@@ -11,19 +11,21 @@ import (
 )
 
 // userCenterPage fills what every user-centre screen shows: the user, their
-// tier and the footer bar.
+// plan (applied to their reports: Premium opens them, Basic counts its free
+// reports) and the navigation.
 func (s *Server) userCenterPage(c echo.Context, nav string) (views.UserCenterPage, error) {
-	ent, err := s.Entitlement(c)
+	m, err := s.membership(c)
 	if err != nil {
 		return views.UserCenterPage{}, err
 	}
+	ent := m.Entitlement
 	u, t := httpx.User(c), httpx.Tr(c)
 	name := u.Nickname
 	if name == "" {
 		name = u.Name
 	}
 	p := views.UserCenterPage{Nav: nav, CSS: s.Assets.URL("static/css/usercenter.css"), Name: name, Tier: string(ent.Tier),
-		Ending: ent.CancelAtPeriodEnd, Status: string(ent.Status)}
+		Ending: ent.CancelAtPeriodEnd, Renews: ent.Renews(), Status: string(ent.Status), FreeLeft: m.Free.Left, FreeOf: m.Free.Of}
 	if ent.Tier != subscription.TierGuest && !ent.ValidUntil.IsZero() {
 		p.ValidUntil = ent.ValidUntil.UTC().Format("2006-01-02")
 	}
@@ -36,13 +38,39 @@ func (s *Server) userCenterPage(c echo.Context, nav string) (views.UserCenterPag
 	return p, nil
 }
 
+// membership is the signed-in member's plan now, applied to their reports
+// (subscription.Service.Member). Without a subscription service everyone is
+// a guest.
+func (s *Server) membership(c echo.Context) (subscription.Membership, error) {
+	if s.Subscriptions == nil {
+		return subscription.Membership{Entitlement: subscription.Entitlement{Tier: subscription.TierGuest}}, nil
+	}
+	return s.Subscriptions.Member(c.Request().Context(), httpx.User(c).ID)
+}
+
+// ownReports are the user's reports, each unpaid one offering a free report
+// while the Basic plan has one left this period.
+func (s *Server) ownReports(c echo.Context, p views.UserCenterPage) ([]views.UserReport, error) {
+	reports, err := s.UserReports(c)
+	if err != nil || p.FreeLeft == 0 {
+		return reports, err
+	}
+	action := httpx.State(c).LocalPath("/userCenter/reportList/unlock")
+	for i := range reports {
+		if !reports[i].Paid {
+			reports[i].UnlockAction = action
+		}
+	}
+	return reports, nil
+}
+
 // userCenterHome serves /userCenter and /userCenter/home.
 func (s *Server) userCenterHome(c echo.Context) error {
 	p, err := s.userCenterPage(c, "home")
 	if err != nil {
 		return err
 	}
-	reports, err := s.UserReports(c)
+	reports, err := s.ownReports(c, p)
 	if err != nil {
 		return err
 	}
@@ -59,7 +87,7 @@ func (s *Server) userCenterHome(c echo.Context) error {
 		link(c, "usercenter.quick.settings", "/userCenter/setting", "quick-settings"),
 		link(c, "usercenter.quick.help", "/help/"+home, "quick-help"),
 	}
-	p.Benefits = benefitTexts(c, subscription.BenefitsOf(subscription.Tier(p.Tier)))
+	p.Benefits = benefitLinks(c, subscription.Offered(subscription.Tier(p.Tier)))
 	if err := s.homeNotices(c, &p); err != nil {
 		return err
 	}
@@ -75,13 +103,13 @@ func (s *Server) userCenterHome(c echo.Context) error {
 }
 
 // userCenterReports serves /userCenter/reportList: the tabs completed
-// (paid) and pending payment.
+// (open: paid, or unlocked by the plan) and pending payment.
 func (s *Server) userCenterReports(c echo.Context) error {
 	p, err := s.userCenterPage(c, "reports")
 	if err != nil {
 		return err
 	}
-	reports, err := s.UserReports(c)
+	reports, err := s.ownReports(c, p)
 	if err != nil {
 		return err
 	}
@@ -102,7 +130,8 @@ func (s *Server) userCenterReports(c echo.Context) error {
 }
 
 // userCenterRights serves /userCenter/rightsInterests: every tier's
-// benefits, the user's own marked.
+// benefits that ship today, each linked to where it is used, the user's
+// own tier marked.
 func (s *Server) userCenterRights(c echo.Context) error {
 	p, err := s.userCenterPage(c, "rights")
 	if err != nil {
@@ -110,16 +139,18 @@ func (s *Server) userCenterRights(c echo.Context) error {
 	}
 	for _, tier := range subscription.Tiers {
 		p.Tiers = append(p.Tiers, views.UserTier{Tier: string(tier), Current: string(tier) == p.Tier,
-			Benefits: benefitTexts(c, subscription.BenefitsOf(tier))})
+			Benefits: benefitLinks(c, subscription.Offered(tier))})
 	}
 	return s.Render(c, http.StatusOK, views.UserRights(p))
 }
 
-func benefitTexts(c echo.Context, bs []subscription.Benefit) []string {
-	t := httpx.Tr(c)
-	out := make([]string, len(bs))
+// benefitLinks words benefits, each linked to where it is used on the
+// request's site and locale.
+func benefitLinks(c echo.Context, bs []subscription.Benefit) []views.UserBenefit {
+	t, st := httpx.Tr(c), httpx.State(c)
+	out := make([]views.UserBenefit, len(bs))
 	for i, b := range bs {
-		out[i] = t.T("usercenter.benefit." + b.Key)
+		out[i] = views.UserBenefit{Key: b.Key, Label: t.T("usercenter.benefit." + b.Key), Href: st.LocalPath(b.Path(st.Home.String()))}
 	}
 	return out
 }

@@ -19,7 +19,7 @@ func (s *Server) userResultReport(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	reports, err := s.UserReports(c)
+	reports, err := s.ownReports(c, p)
 	if err != nil {
 		return err
 	}

@@ -65,9 +65,13 @@ func (s *Service) reportOffer(ctx context.Context, resultID string, owns func(st
 }
 
 // Buy is the buy page of a result's report: its price for the buyer and
-// figures from the database. For a paid order only Flow is set.
+// figures from the database. For a paid order only Flow is set, and for a
+// report a plan opened only Flow and Open.
 type Buy struct {
 	Flow
+	// Open says the report is open without paying (a plan unlocked it):
+	// the buyer goes to the report, not to a price.
+	Open  bool
 	Quote order.Quote
 	// UnlockedToday counts the reports paid since midnight UTC; TestsTotal
 	// every test completed; Demo says the figures include demo data.
@@ -76,14 +80,20 @@ type Buy struct {
 }
 
 // Buy prices a result's report for its buyer, with the figures the buy
-// page shows beside the price.
-func (s *Service) Buy(ctx context.Context, resultID string, owns func(string) bool) (Buy, error) {
+// page shows beside the price. unlocked is the report service's question
+// of access (report.Service.Unlocked for the signed-in member): a report
+// it opens is not priced.
+func (s *Service) Buy(ctx context.Context, resultID string, owns func(string) bool,
+	unlocked func(ctx context.Context, resultID string) (bool, error)) (Buy, error) {
 	f, sku, err := s.reportOffer(ctx, resultID, owns)
 	if err != nil || f.Order.Paid() {
 		return Buy{Flow: f}, err
 	}
-	now := s.Now()
 	b := Buy{Flow: f}
+	if b.Open, err = unlocked(ctx, f.Result.ID); err != nil || b.Open {
+		return b, err
+	}
+	now := s.Now()
 	if b.Quote, err = order.Price(sku, nil, now); err != nil {
 		return Buy{}, err
 	}

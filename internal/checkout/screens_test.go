@@ -66,7 +66,7 @@ func TestFlowIsTheCallersOnly(t *testing.T) {
 			"another's":     func() error { _, err := f.svc.Flow(ctx, id, stranger); return err },
 			"not an id":     func() error { _, err := f.svc.Flow(ctx, "result-1", mine); return err },
 			"unknown":       func() error { _, err := f.svc.Flow(ctx, ids.New(), mine); return err },
-			"buy another's": func() error { _, err := f.svc.Buy(ctx, id, stranger); return err },
+			"buy another's": func() error { _, err := f.svc.Buy(ctx, id, stranger, notUnlocked); return err },
 			"pay another's": func() error { _, err := f.svc.Payment(ctx, id, "", stranger); return err },
 			"packs of another's": func() error {
 				_, err := f.svc.PackStep(ctx, checkout.PackStepInput{ResultID: id, Owns: stranger})
@@ -91,7 +91,7 @@ func TestBuyCountsTodayAndStopsOncePaid(t *testing.T) {
 		f := newFixture(t, s)
 		id := f.addFlow(t, "DE")
 		ctx := context.Background()
-		b, err := f.svc.Buy(ctx, id, mine)
+		b, err := f.svc.Buy(ctx, id, mine, notUnlocked)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,15 +99,15 @@ func TestBuyCountsTodayAndStopsOncePaid(t *testing.T) {
 			t.Fatalf("buy page before any payment: %+v", b)
 		}
 		f.pay(t, f.create(t))
-		if b, _ = f.svc.Buy(ctx, id, mine); b.UnlockedToday != 1 {
+		if b, _ = f.svc.Buy(ctx, id, mine, notUnlocked); b.UnlockedToday != 1 {
 			t.Errorf("a report paid at noon: %d unlocked today", b.UnlockedToday)
 		}
 		f.now = time.Date(2026, 11, 23, 0, 30, 0, 0, time.UTC)
-		if b, _ = f.svc.Buy(ctx, id, mine); b.UnlockedToday != 0 {
+		if b, _ = f.svc.Buy(ctx, id, mine, notUnlocked); b.UnlockedToday != 0 {
 			t.Errorf("after midnight UTC: %d unlocked today; want the new day's 0", b.UnlockedToday)
 		}
 		f.startAndPay(t, f.createFlow(t), "4242424242424242")
-		b, err = f.svc.Buy(ctx, id, mine)
+		b, err = f.svc.Buy(ctx, id, mine, notUnlocked)
 		if err != nil || !b.Order.Paid() || b.Quote.Total != 0 {
 			t.Fatalf("buy page of a paid report: %+v %v; want only its flow", b, err)
 		}
@@ -275,3 +275,6 @@ func TestSandbox3DSGoesBackToItsScreen(t *testing.T) {
 		}
 	})
 }
+
+// notUnlocked is a reader whose plan opens no report.
+func notUnlocked(context.Context, string) (bool, error) { return false, nil }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"context"
 	"errors"
 
@@ -56,11 +57,15 @@ func (p *PDFs) Get(ctx context.Context, resultID, locale string) (Download, erro
 	return p.kept(ctx, resultID, locale)
 }
 
-// ForOrder is Get for the report an order bought: an order of another kind,
-// or one not paid, is ErrNotFound.
+// ForOrder is Get for the report of a report order: an order of another
+// kind, or one whose report is not open (neither paid nor unlocked by a
+// plan, the rule of result.Service.Unlocked), is ErrNotFound.
 func (p *PDFs) ForOrder(ctx context.Context, o store.Order, locale string) (Download, error) {
-	if o.Kind != store.OrderReport || !o.Paid() {
+	if o.Kind != store.OrderReport {
 		return Download{}, ErrNotFound
+	}
+	if open, err := p.Store.ReportOpen(ctx, p.Store.DB, o.ResultID); err != nil || !open {
+		return Download{}, cmp.Or(err, error(ErrNotFound))
 	}
 	return p.Get(ctx, o.ResultID, locale)
 }

@@ -14,6 +14,7 @@ import (
 	"selfmap/internal/result"
 	"selfmap/internal/retrieve"
 	"selfmap/internal/store"
+	"selfmap/internal/subscription"
 )
 
 // Service opens paid reports to whoever may read them and builds them with
@@ -27,8 +28,12 @@ type Service struct {
 	Results   *result.Service
 	Retrieval *retrieve.Service
 	Packs     *packs.Service
-	Logger    *slog.Logger
-	Now       func() time.Time
+	// Members applies a member's plan to their reports before one is
+	// opened (subscription.Service.Member): Premium unlocks them. Nil: no
+	// plan opens a report (a provider without subscriptions).
+	Members *subscription.Service
+	Logger  *slog.Logger
+	Now     func() time.Time
 }
 
 var (
@@ -38,10 +43,11 @@ var (
 	// ErrNoResult is a visit naming no result at all: the visitor has not
 	// taken the test in this browser yet.
 	ErrNoResult = errors.New("report: no result named")
-	// ErrNotPaid is the owner's report before it is bought.
+	// ErrNotPaid is the owner's report before it is open: neither bought
+	// nor unlocked by a plan.
 	ErrNotPaid = errors.New("report: not paid")
-	// ErrPaid is a free result whose report is bought: the full report
-	// replaces it.
+	// ErrPaid is a free result whose report is open (bought, or unlocked by
+	// a plan): the full report replaces it.
 	ErrPaid = errors.New("report: paid")
 	// ErrRatingInvalid is a rating outside 1 to 5.
 	ErrRatingInvalid = apperr.BadRequest("report.page.rating_invalid", nil)
@@ -58,6 +64,9 @@ type Visit struct {
 	ResultID, Latest string
 	// Owns reports whether the caller's browser or account holds a result.
 	Owns func(resultID string) bool
+	// Member is the signed-in account ("" for none): its plan may open its
+	// own reports without paying.
+	Member string
 }
 
 // Opened is the paid report a screen is about.
@@ -75,9 +84,10 @@ type Opened struct {
 // holding it, for retrieve.LinkLifetime and until its owner withdraws it),
 // the browser or account that took the test (ResultID), or else the link
 // this browser opened last (Remembered), or its latest result. A report
-// that is not paid, or a token that opens nothing, is ErrNotFound; a link
+// that is not open, or a token that opens nothing, is ErrNotFound; a link
 // that expired or was withdrawn is retrieve.ErrLinkClosed; the owner's
-// unpaid report is ErrNotPaid.
+// report not open yet is ErrNotPaid. A signed-in member's plan is applied
+// first (Unlocked), so Premium opens the member's own report.
 func (s *Service) Open(ctx context.Context, v Visit) (Opened, error) {
 	if v.Token != "" {
 		return s.openLink(ctx, store.HashToken(v.Token), v.Owns)
@@ -93,12 +103,27 @@ func (s *Service) Open(ctx context.Context, v Visit) (Opened, error) {
 	if err != nil {
 		return Opened{}, err
 	}
-	if paid, err := s.Results.Paid(ctx, r.ID); err != nil {
+	if open, err := s.Unlocked(ctx, r.ID, v.Member); err != nil {
 		return Opened{}, err
-	} else if !paid {
+	} else if !open {
 		return Opened{Result: r}, ErrNotPaid
 	}
 	return Opened{Result: r, Owner: true}, nil
+}
+
+// Unlocked is the one question of access to a report: is it open to this
+// reader without paying. It is when its order is paid or a plan unlocked it
+// (result.Service.Unlocked); member is the signed-in account ("" for
+// none), whose plan is applied to its own reports first: a Premium
+// member's report opens now, and stays open after Premium ends. Callers
+// check first that the reader may see the result.
+func (s *Service) Unlocked(ctx context.Context, resultID, member string) (bool, error) {
+	if member != "" && s.Members != nil {
+		if _, err := s.Members.Member(ctx, member); err != nil {
+			return false, err
+		}
+	}
+	return s.Results.Unlocked(ctx, resultID)
 }
 
 // openLink opens the paid report of a link, found by its token's hash. The
@@ -108,7 +133,7 @@ func (s *Service) openLink(ctx context.Context, hash string, owns func(string) b
 	if err != nil {
 		return Opened{Link: hash}, err
 	}
-	if paid, err := s.Results.Paid(ctx, id); err != nil || !paid {
+	if open, err := s.Results.Unlocked(ctx, id); err != nil || !open {
 		return Opened{}, cmp.Or(err, error(ErrNotFound))
 	}
 	r, err := s.Store.GetResult(ctx, s.Store.DB, id)
@@ -164,12 +189,12 @@ func (s *Service) Build(ctx context.Context, r result.Result, l i18n.Locale) (Re
 	return b.Build(ctx, in)
 }
 
-// Printable is the report of a paid result to print in a locale:
-// ErrNotPaid before it is bought.
+// Printable is the report of an open result (bought, or unlocked by a
+// plan) to print in a locale: ErrNotPaid before it is open.
 func (s *Service) Printable(ctx context.Context, resultID string, l i18n.Locale) (Report, error) {
-	if paid, err := s.Results.Paid(ctx, resultID); err != nil {
+	if open, err := s.Results.Unlocked(ctx, resultID); err != nil {
 		return nil, err
-	} else if !paid {
+	} else if !open {
 		return nil, ErrNotPaid
 	}
 	r, err := s.Store.GetResult(ctx, s.Store.DB, resultID)
@@ -179,12 +204,13 @@ func (s *Service) Printable(ctx context.Context, resultID string, l i18n.Locale)
 	return s.Build(ctx, r, l)
 }
 
-// Free is the free result of a result whose report is not bought yet;
-// ErrPaid once it is.
-func (s *Service) Free(ctx context.Context, r result.Result, l i18n.Locale) (Report, error) {
-	if paid, err := s.Results.Paid(ctx, r.ID); err != nil {
+// Free is the free result of a result whose report is not open yet;
+// ErrPaid once it is (member as in Unlocked: a Premium member goes to the
+// full report instead).
+func (s *Service) Free(ctx context.Context, r result.Result, member string, l i18n.Locale) (Report, error) {
+	if open, err := s.Unlocked(ctx, r.ID, member); err != nil {
 		return nil, err
-	} else if paid {
+	} else if open {
 		return nil, ErrPaid
 	}
 	b, err := s.Builders.For(s.Exams, r.ExamID)

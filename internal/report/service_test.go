@@ -8,6 +8,7 @@ import (
 
 	"selfmap/internal/exam"
 	"selfmap/internal/store"
+	"selfmap/internal/store/storetest"
 )
 
 // A rating is 1 to 5; anything else is refused before it is stored.
@@ -20,18 +21,21 @@ func TestRateRefusesOutOfRange(t *testing.T) {
 	}
 }
 
-// Only a paid report order has a PDF; a pack's order or an unpaid one is
-// not found, like a missing order.
-func TestOrderPDFNeedsAPaidReportOrder(t *testing.T) {
-	p := &PDFs{}
-	for _, o := range []store.Order{
-		{Kind: store.OrderReport, Status: store.OrderCreated},
-		{Kind: store.OrderPack, Status: store.OrderPaid},
-	} {
-		if _, err := p.ForOrder(context.Background(), o, "en"); !errors.Is(err, ErrNotFound) {
-			t.Errorf("ForOrder(%s %s) = %v, want ErrNotFound", o.Kind, o.Status, err)
+// Only an open report (paid, or unlocked by a plan) has a PDF; a pack's
+// order or an unpaid report's is not found, like a missing order.
+func TestOrderPDFNeedsAnOpenReport(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		storetest.Buy(t, st, storetest.Purchase{ResultID: "r1"})
+		p := &PDFs{Store: st}
+		for _, o := range []store.Order{
+			{Kind: store.OrderReport, Status: store.OrderCreated, ResultID: "r1"},
+			{Kind: store.OrderPack, Status: store.OrderPaid, ResultID: "r1"},
+		} {
+			if _, err := p.ForOrder(context.Background(), o, "en"); !errors.Is(err, ErrNotFound) {
+				t.Errorf("ForOrder(%s %s) = %v, want ErrNotFound", o.Kind, o.Status, err)
+			}
 		}
-	}
+	})
 }
 
 // An exam whose instrument has no report builder stops the start.

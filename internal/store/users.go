@@ -308,25 +308,6 @@ func (s *Store) UserResults(ctx context.Context, db Querier, userID string) ([]R
 	return rs, nil
 }
 
-// UserPaidReports is the set of the account's results whose report is
-// paid, read in one query: the same rule as OrderForResult (the result's
-// first report order) for every result at once.
-func (s *Store) UserPaidReports(ctx context.Context, db Querier, userID string) (map[string]bool, error) {
-	var ids []string
-	err := db.SelectContext(ctx, &ids, db.Rebind(`SELECT o.result_id FROM orders o JOIN results r ON r.id = o.result_id
-		WHERE r.user_id = ? AND o.kind = ? AND o.status = 'paid'
-		AND NOT EXISTS (SELECT 1 FROM orders e WHERE e.result_id = o.result_id AND e.kind = o.kind AND e.created_at < o.created_at)`),
-		userID, OrderReport)
-	if err != nil {
-		return nil, fmt.Errorf("store: user paid reports: %w", err)
-	}
-	paid := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		paid[id] = true
-	}
-	return paid, nil
-}
-
 // UserOrders lists the account's orders, newest first.
 func (s *Store) UserOrders(ctx context.Context, db Querier, userID string) ([]Order, error) {
 	var os []Order

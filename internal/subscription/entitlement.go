@@ -28,9 +28,12 @@ func (t Tier) rank() int {
 // Entitlement is a customer's tier at a time. ValidUntil is the date to
 // show: the end of the paid (or trial) period, or for a past-due
 // subscription the last retry of its renewal; zero for a guest.
+// PeriodStart is the start of the subscription's current billing period,
+// where a Basic plan's free reports start again.
 type Entitlement struct {
 	Tier              Tier
 	ValidUntil        time.Time
+	PeriodStart       time.Time
 	SubscriptionID    string
 	Status            Status
 	CancelAtPeriodEnd bool
@@ -77,11 +80,18 @@ func (s *Service) Entitlement(ctx context.Context, customerID string, at time.Ti
 		if err != nil {
 			return Entitlement{Tier: TierGuest}, err
 		}
-		e := Entitlement{Tier: Tier(plan.Tier), ValidUntil: shown, SubscriptionID: sub.ID, Status: sub.Status,
-			CancelAtPeriodEnd: sub.CancelAtPeriodEnd}
+		e := Entitlement{Tier: Tier(plan.Tier), ValidUntil: shown, PeriodStart: sub.CurrentPeriodStart, SubscriptionID: sub.ID,
+			Status: sub.Status, CancelAtPeriodEnd: sub.CancelAtPeriodEnd}
 		if e.Tier.rank() > best.Tier.rank() || (e.Tier == best.Tier && e.ValidUntil.After(best.ValidUntil)) {
 			best = e
 		}
 	}
 	return best, nil
+}
+
+// Renews reports whether the plan renews at ValidUntil: a trialing or
+// active subscription not cancelled. A cancelled one ends there; a
+// past-due one ends there unless its renewal is paid first.
+func (e Entitlement) Renews() bool {
+	return e.Tier != TierGuest && !e.CancelAtPeriodEnd && (e.Status == Trialing || e.Status == Active)
 }
