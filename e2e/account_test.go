@@ -117,16 +117,30 @@ func TestAccountRegisterAndLogin(t *testing.T) {
 
 	p.click("logout-submit", "the log-out button")
 	p.waitVisible("hero-title", "the home page after logging out")
-	p.open("/user/login")
+	// A page behind log-in sends to the log-in form, which leads back to it.
+	p.open("/user/edit-password")
 	p.waitVisible("login-form", "the log-in form")
 	fill("email", email)
+	p.click("login-form-submit", "the log-in button with no password")
+	p.waitVisible("login-form-error", "the error summary")
+	if got := evaluate[string](p, `document.activeElement.dataset.testid || ''`); got != "login-form-error" {
+		t.Errorf("after a failed log-in the focus is on %q, not the error summary", got)
+	}
+	if got := evaluate[string](p, `document.querySelector('[data-testid=login-form-error] a[href="#password"]')?.textContent ?? ''`); got != "Password: Please enter your password." {
+		t.Errorf("the summary's link to the password reads %q", got)
+	}
+	p.clickCSS(`[data-testid=login-form-error] a[href="#password"]`, "the summary's link to the password")
+	if got := evaluate[string](p, `document.activeElement.id`); got != "password" {
+		t.Errorf("the summary's link leads the focus to %q, not the password", got)
+	}
+	shot("login-empty-password")
 	fill("password", "wrong horse")
 	p.click("login-form-submit", "the log-in button")
 	p.waitVisible("login-form-error", "the log-in failure message")
 	shot("login-error")
 	fill("password", "correct horse")
 	p.click("login-form-submit", "the log-in button")
-	p.waitVisible("info-page", "the profile after logging in")
+	p.waitVisible("edit-password-page", "the page asked for, after logging in")
 	// An invalid form answers 422, which the browser logs as a failed load.
 	p.assertCleanConsole("422 (Unprocessable Entity)")
 }

@@ -125,8 +125,8 @@ func takeTest(t *testing.T, p *browserPage, lang, prefix string, shot func(strin
 	p.fill("#email", "not-an-email")
 	p.click("email-submit", "Continue with a wrong e-mail")
 	p.waitVisible("email-error", "the e-mail error")
-	if id := evaluate[string](p, `document.activeElement.id`); id != "email" {
-		t.Errorf("after a wrong e-mail the focus is on %q, not the e-mail field", id)
+	if id := evaluate[string](p, `document.activeElement.dataset.testid || document.activeElement.id`); id != "email-errors" {
+		t.Errorf("after a wrong e-mail the focus is on %q, not the error summary that links the field", id)
 	}
 	shot("email-error")
 	p.fill("#email", "visitor@example.com")

@@ -56,7 +56,7 @@ func TestNotifications(t *testing.T) {
 		welcome, premium := noticeID(t, s, "welcome"), noticeID(t, s, "premium-support")
 
 		b := newBrowser(t, e)
-		if rec := b.Get("/userCenter/notification"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login" {
+		if rec := b.Get("/userCenter/notification"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login?next=%2FuserCenter%2Fnotification" {
 			t.Fatalf("a visitor opened the notices: %d", rec.Code)
 		}
 		b.register("nia@example.com")

@@ -71,7 +71,7 @@ func TestSubscribeNeedsLoginAndComesBack(t *testing.T) {
 		b := newBrowser(t, k.Handler)
 		want := landingPage + "?plan=premium-monthly"
 		rec := b.Get(want)
-		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login" {
+		if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login?next="+url.QueryEscape(want) {
 			t.Fatalf("guest: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
 		if login := b.Get("/user/login"); !strings.Contains(login.Body.String(), "Please login first") {

@@ -153,7 +153,7 @@ func TestAccountLifecycle(t *testing.T) {
 			t.Fatalf("logout: %d", rec.Code)
 		}
 		navLeadsTo("/user/login", "/userCenter/home")
-		if rec := b.Get("/user/info"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login" {
+		if rec := b.Get("/user/info"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login?next=%2Fuser%2Finfo" {
 			t.Fatalf("profile after logout: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
 
@@ -166,7 +166,7 @@ func TestAccountLifecycle(t *testing.T) {
 				t.Errorf("failed log-in: %d %.1500s", r.Code, r.Body.String())
 			}
 		}
-		if rec := b.Login("ADA@example.com", "correct horse"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/info" {
+		if rec := b.Login("ADA@example.com", "correct horse"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/userCenter" {
 			t.Fatalf("login: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
 		if !b.signedIn() {

@@ -163,7 +163,7 @@ func TestUserCenterScreensAndCalls(t *testing.T) {
 			}
 		}
 		for _, path := range []string{"/userCenter/resultReport", "/userCenter/setting", "/userCenter/user-info", "/userCenter/notification"} {
-			if rec := anon.Get(path); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login" {
+			if rec := anon.Get(path); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login?next="+url.QueryEscape(path) {
 				t.Errorf("%s for a visitor: %d", path, rec.Code)
 			}
 		}

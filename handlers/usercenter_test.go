@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -66,14 +67,14 @@ func TestUserCenterNeedsLogin(t *testing.T) {
 		b := newBrowser(t, e)
 		for _, path := range []string{"/userCenter", "/userCenter/home", "/userCenter/reportList", "/userCenter/rightsInterests"} {
 			rec := b.Get(path)
-			if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login" {
+			if rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/user/login?next="+url.QueryEscape(path) {
 				t.Fatalf("%s: %d %s", path, rec.Code, rec.Header().Get("Location"))
 			}
 			if page := b.Get("/user/login"); !strings.Contains(page.Body.String(), "Please login first") {
 				t.Fatalf("%s: the log-in page does not say why", path)
 			}
 		}
-		if rec := b.Get("/fr/userCenter"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/fr/user/login" {
+		if rec := b.Get("/fr/userCenter"); rec.Code != http.StatusSeeOther || rec.Header().Get("Location") != "/fr/user/login?next=%2Ffr%2FuserCenter" {
 			t.Fatalf("/fr/userCenter: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
 		for _, path := range []string{"/api/user/privilege", "/api/privilege/vip/detail"} {

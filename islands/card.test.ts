@@ -15,6 +15,7 @@ import {
   detectBrand,
   formatCardNumber,
   formatExpiry,
+  keptAfterDecline,
   luhn,
   maxFormattedLength,
   parseExpiry,
@@ -219,6 +220,23 @@ test("formatExpiry shapes the field as it is typed", () => {
     ["１２３０", false, "12 / 30"],
   ];
   for (const [raw, deleting, want] of table) assert.equal(formatExpiry(raw, deleting), want, `${JSON.stringify(raw)} deleting=${deleting}`);
+});
+
+test("formatExpiry puts the slash in as the digits come, one keystroke at a time", () => {
+  let field = "";
+  for (const key of "1229") field = formatExpiry(field + key);
+  assert.equal(field, "12 / 29");
+  assert.equal(parseExpiry(field, NOW).ok, true);
+  // Letters and punctuation typed into the field are dropped.
+  assert.equal(formatExpiry("1a2b"), "12 / ");
+  // Backspace over the slash leaves the month, and typing on puts it back.
+  assert.equal(formatExpiry("12 /", true), "12");
+  assert.equal(formatExpiry("123"), "12 / 3");
+});
+
+test("after a decline the form keeps the buyer's details, never the card's", () => {
+  const typed = { email: "ana@example.com", number: "4000 0000 0000 0002", expiry: "12 / 30", cvc: "123", name: "Ana Lima", postal: "01310-100" };
+  assert.deepEqual(keptAfterDecline(typed), { email: "ana@example.com", number: "", expiry: "", cvc: "", name: "Ana Lima", postal: "01310-100" });
 });
 
 test("e-mail and postal code", () => {

@@ -197,3 +197,16 @@ export function normalizePostal(postal: string): string {
 export function validPostal(postal: string): boolean {
   return /^[A-Z0-9][A-Z0-9 -]{1,9}$/.test(normalizePostal(postal));
 }
+
+/** The card form's fields as typed. */
+export type CardValues = { email: string; number: string; expiry: string; cvc: string; name: string; postal: string };
+
+/**
+ * What the form keeps after the bank declined the card: the buyer's e-mail,
+ * name and postal code, so that another card is quick to enter. The card's
+ * own details (number, expiry, security code) are emptied: they are never
+ * kept beyond the attempt they were typed for.
+ */
+export function keptAfterDecline(v: CardValues): CardValues {
+  return { email: v.email, name: v.name, postal: v.postal, number: "", expiry: "", cvc: "" };
+}

@@ -27,6 +27,7 @@ import {
   detectBrand,
   formatCardNumber,
   formatExpiry,
+  keptAfterDecline,
   maxFormattedLength,
   normalizePostal,
   onlyDigits,
@@ -456,6 +457,8 @@ function Checkout({ props, early, focus }: { props: Props; early: Partial<Values
         setPhase("redirecting");
         location.assign(redirect);
       } else if (res?.status === "declined") {
+        setValues(keptAfterDecline);
+        edited.current.clear();
         fail({ kind: "declined", text: t.declined });
       } else {
         throw new Error("");

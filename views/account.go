@@ -34,9 +34,11 @@ type AccountField struct {
 	Autocomplete, Hint       string
 	Placeholder              string
 	MaxLength                int
-	Optional                 bool
-	Options                  []AccountOption
-	Links                    []AccountLink
+	// Min and Max bound a date field (YYYY-MM-DD).
+	Min, Max string
+	Optional bool
+	Options  []AccountOption
+	Links    []AccountLink
 }
 
 // AccountOption is one choice of a select or radio field.

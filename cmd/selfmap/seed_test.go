@@ -7,8 +7,11 @@ import (
 	"log/slog"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"selfmap/internal/config"
+	"selfmap/internal/store"
+	"selfmap/internal/store/storetest"
 )
 
 // Demo data never reaches a production database: seed refuses to run with
@@ -27,4 +30,25 @@ func TestSeedRefusesProduction(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(dir, "*.db")); len(m) != 0 {
 		t.Errorf("seed in prod created %v", m)
 	}
+}
+
+// A database holding demo data is not served in production (so no page
+// there shows a demo label), and is served in development.
+func TestServeRefusesDemoDataInProduction(t *testing.T) {
+	storetest.Each(t, func(t *testing.T, st *store.Store) {
+		ctx := context.Background()
+		prod := config.Config{Env: config.EnvProd}
+		if err := refuseDemoInProduction(ctx, prod, st); err != nil {
+			t.Fatalf("a database without demo data: %v", err)
+		}
+		if err := st.MarkDemo(ctx, st.DB, "results", 1, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		if err := refuseDemoInProduction(ctx, prod, st); !errors.Is(err, errDemoInProduction) {
+			t.Fatalf("demo data in production: %v", err)
+		}
+		if err := refuseDemoInProduction(ctx, config.Config{Env: config.EnvDev}, st); err != nil {
+			t.Fatalf("demo data in development: %v", err)
+		}
+	})
 }

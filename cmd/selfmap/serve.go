@@ -14,6 +14,7 @@ import (
 
 	"selfmap/app"
 	"selfmap/internal/config"
+	"selfmap/internal/store"
 )
 
 // serve migrates, starts the job queue and serves HTTP until ctx ends (on
@@ -27,6 +28,9 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 		return err
 	}
 	defer st.Close()
+	if err := refuseDemoInProduction(ctx, cfg, st); err != nil {
+		return err
+	}
 
 	// The app comes wired in order: its services, the PDF renderer, the job
 	// queue given the renderer, then the HTTP layer given the queue.
@@ -121,4 +125,25 @@ func softMemoryLimit(logger *slog.Logger) {
 	}
 	debug.SetMemoryLimit(defaultMemoryLimit)
 	logger.Debug("soft memory limit", "bytes", defaultMemoryLimit)
+}
+
+// errDemoInProduction refuses to serve a database that holds demo data in
+// production, where its figures would pass for real ones.
+var errDemoInProduction = errors.New("serve: the database holds demo data (selfmap seed); refusing to serve it with APP_ENV=prod, where demo results, ratings and reviews would pass for real ones")
+
+// refuseDemoInProduction is the second half of seed's refusal: a database
+// seeded elsewhere and then served in production. So the pages' "demo"
+// labels, shown over demo data, never appear in production.
+func refuseDemoInProduction(ctx context.Context, cfg config.Config, st *store.Store) error {
+	if cfg.Env != config.EnvProd {
+		return nil
+	}
+	demo, err := st.HasDemoData(ctx, st.DB)
+	if err != nil {
+		return err
+	}
+	if demo {
+		return errDemoInProduction
+	}
+	return nil
 }

@@ -3,6 +3,8 @@ package httpx
 import (
 	"errors"
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
 
 	"github.com/gorilla/sessions"
@@ -96,12 +98,53 @@ func (s *Server) RequireUser(next echo.HandlerFunc) echo.HandlerFunc {
 			if err := s.Flash(c, Tr(c).T("account.error.login_required")); err != nil {
 				return err
 			}
-			return c.Redirect(http.StatusSeeOther, State(c).LocalPath("/user/login"))
+			return c.Redirect(http.StatusSeeOther, LoginPath(c))
 		}
 		Private(c)
 		c.Response().Header().Set("Cache-Control", "no-store")
 		return next(c)
 	}
+}
+
+// LoginPath is the log-in page in the request's locale, with the page a
+// GET asked for as its next parameter: once signed in, the member lands
+// there. A form's POST has nothing to go back to but its page, which the
+// member opens again.
+func LoginPath(c echo.Context) string {
+	st := State(c)
+	login := st.LocalPath("/user/login")
+	if c.Request().Method != http.MethodGet {
+		return login
+	}
+	next := st.LocalPath(st.Path)
+	if st.Query != "" {
+		next += "?" + st.Query
+	}
+	if LocalNext(next) == "" {
+		return login
+	}
+	return login + "?" + url.Values{"next": {next}}.Encode()
+}
+
+// LocalNext is raw when it is a path of this site, "" otherwise: where a
+// member goes after signing in must never be another site. It refuses a
+// scheme or a host ("https://x", "//x"), a backslash (which browsers read
+// as a slash: "/\x" is "//x"), control characters (which they drop: a
+// tab between two slashes makes "//x") and anything longer than a URL we make.
+func LocalNext(raw string) string {
+	if len(raw) > 2000 || !strings.HasPrefix(raw, "/") || strings.HasPrefix(raw, "//") || strings.ContainsRune(raw, '\\') {
+		return ""
+	}
+	for _, r := range raw {
+		if r < 0x20 || r == 0x7f {
+			return ""
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || !strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") {
+		return ""
+	}
+	return raw
 }
 
 // User is the signed-in user of a route behind RequireUser (with no ID for

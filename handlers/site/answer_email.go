@@ -27,13 +27,22 @@ func (s *Server) answerEmail(c echo.Context) error {
 		return c.Redirect(http.StatusSeeOther, flowURL(c, "/report/result", r.ID))
 	}
 	action := flowURL(c, "/answer/email", r.ID)
-	switch {
-	case !r.Email.Valid:
-		return s.Render(c, http.StatusOK, views.Email(views.EmailPage{Action: action}))
-	case !r.FirstName.Valid:
-		return s.Render(c, http.StatusOK, s.detailsView(c, action, result.DetailsInput{}, nil))
+	if r.Email.Valid && r.FirstName.Valid {
+		return c.Redirect(http.StatusSeeOther, flowURL(c, "/report/result-free-test", r.ID))
 	}
-	return c.Redirect(http.StatusSeeOther, flowURL(c, "/report/result-free-test", r.ID))
+	// A signed-in member finds what the account already knows filled in.
+	u, _, err := s.CurrentUser(c)
+	if err != nil {
+		return err
+	}
+	if !r.Email.Valid {
+		return s.Render(c, http.StatusOK, views.Email(views.EmailPage{Action: action, Email: u.Email, FromAccount: u.Email != ""}))
+	}
+	known, err := s.Results.KnownDetails(c.Request().Context(), u)
+	if err != nil {
+		return err
+	}
+	return s.Render(c, http.StatusOK, s.detailsView(c, action, known, nil, known != result.DetailsInput{}))
 }
 
 // answerEmailPost takes either step's form (POST /answer/email/{p}). An
@@ -71,7 +80,7 @@ func (s *Server) answerEmailPost(c echo.Context) error {
 			return err
 		}
 		if len(errs) > 0 {
-			return s.Render(c, http.StatusUnprocessableEntity, s.detailsView(c, action, in, errs))
+			return s.Render(c, http.StatusUnprocessableEntity, s.detailsView(c, action, in, errs, false))
 		}
 	default:
 		return echo.ErrBadRequest
@@ -79,10 +88,10 @@ func (s *Server) answerEmailPost(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, action)
 }
 
-func (s *Server) detailsView(c echo.Context, action string, in result.DetailsInput, errs map[string]string) templ.Component {
+func (s *Server) detailsView(c echo.Context, action string, in result.DetailsInput, errs map[string]string, known bool) templ.Component {
 	return views.Details(views.DetailsPage{
 		Action: action, FirstName: in.FirstName, LastName: in.LastName, BirthYear: in.BirthYear, Gender: in.Gender,
 		Country: in.Country, Errors: errs, Genders: result.Genders, Countries: geo.Countries(httpx.State(c).Locale.Tag),
-		MaxYear: s.Deps.Now().Year(),
+		MaxYear: s.Deps.Now().Year(), FromAccount: known,
 	})
 }

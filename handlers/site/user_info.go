@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,32 +16,53 @@ import (
 )
 
 // userInfo serves GET /user/info and /userCenter/setting/userInfo: the
-// profile and the picture.
+// profile and the picture, in one form.
 func (s *Server) userInfo(c echo.Context) error {
-	return s.renderInfo(c, http.StatusOK, httpx.User(c).Profile(), nil, nil)
+	return s.renderInfo(c, http.StatusOK, httpx.User(c).Profile(), nil)
 }
 
-// userInfoPost saves the profile (POST /user/info).
+// userInfoPost saves the profile form (POST /user/info, multipart or not):
+// the fields and, when one was chosen, the picture, together or not at all.
 func (s *Server) userInfoPost(c echo.Context) error {
 	in := account.Profile{Nickname: c.FormValue("nickname"), Phone: c.FormValue("phone"), Birthday: c.FormValue("birthday"),
 		Sex: c.FormValue("sex"), Introduction: c.FormValue("introduction")}
-	p, errs, err := s.Accounts.UpdateProfile(c.Request().Context(), httpx.User(c).ID, in)
+	avatar, err := chosenAvatar(c)
+	if err != nil {
+		return err
+	}
+	p, errs, err := s.Accounts.SaveProfile(c.Request().Context(), httpx.User(c).ID, in, avatar)
 	if err != nil {
 		return err
 	}
 	if errs.Any() {
-		return s.renderInfo(c, http.StatusUnprocessableEntity, p, errs, nil)
+		return s.renderInfo(c, http.StatusUnprocessableEntity, p, errs)
 	}
 	return s.savedTo(c, "account.info.saved")
 }
 
-// userAvatarPost takes a picture (POST /user/avatar, multipart): checked,
-// re-encoded and stored.
+// chosenAvatar reads the picture of the profile form, nil when none was
+// chosen (an empty file field), at most one byte past the limit.
+func chosenAvatar(c echo.Context) ([]byte, error) {
+	fh, err := c.FormFile("avatar")
+	if err != nil || fh.Size == 0 {
+		return nil, nil
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, account.MaxAvatarBytes+1))
+}
+
+// userAvatarPost takes a picture alone (POST /user/avatar, multipart):
+// checked, re-encoded and stored. The profile page sends it with the
+// fields (userInfoPost); this stays for clients that send it apart.
 func (s *Server) userAvatarPost(c echo.Context) error {
 	u := httpx.User(c)
 	fh, err := c.FormFile("avatar")
 	if err != nil {
-		return s.renderInfo(c, http.StatusUnprocessableEntity, u.Profile(), nil, validate.ErrorOn("avatar", "account.error.avatar_type"))
+		return s.renderInfo(c, http.StatusUnprocessableEntity, u.Profile(), validate.ErrorOn("avatar", "account.error.avatar_type"))
 	}
 	f, err := fh.Open()
 	if err != nil {
@@ -56,7 +78,7 @@ func (s *Server) userAvatarPost(c echo.Context) error {
 		return err
 	}
 	if msg != "" {
-		return s.renderInfo(c, http.StatusUnprocessableEntity, u.Profile(), nil, validate.ErrorOn("avatar", msg))
+		return s.renderInfo(c, http.StatusUnprocessableEntity, u.Profile(), validate.ErrorOn("avatar", msg))
 	}
 	return s.savedTo(c, "account.info.avatar_saved")
 }
@@ -82,9 +104,8 @@ func (s *Server) savedTo(c echo.Context, msgID string) error {
 	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/info"))
 }
 
-// renderInfo shows the profile form and the picture's, each with its own
-// errors.
-func (s *Server) renderInfo(c echo.Context, status int, p account.Profile, errs, avatarErrs validate.FieldErrors) error {
+// renderInfo shows the profile form, the picture's field among the others.
+func (s *Server) renderInfo(c echo.Context, status int, p account.Profile, errs validate.FieldErrors) error {
 	t, u := httpx.Tr(c), httpx.User(c)
 	sexes := make([]views.AccountOption, len(account.Sexes))
 	for i, x := range account.Sexes {
@@ -93,18 +114,16 @@ func (s *Server) renderInfo(c echo.Context, status int, p account.Profile, errs,
 	page := views.AccountPage{
 		Title: t.T("account.info.title"), Intro: t.TD("account.info.intro", map[string]any{"Name": u.Name, "Email": u.Email}), TestID: "info-page",
 		Forms: []views.AccountForm{
-			{Action: accountPath(c, "/user/info"), Submit: t.T("account.info.submit"), TestID: "info-form", Errors: errs,
+			{Action: accountPath(c, "/user/info"), Submit: t.T("account.info.submit"), TestID: "info-form", Errors: errs, Multipart: true,
 				Fields: []views.AccountField{
 					{Name: "nickname", Label: t.T("account.field.nickname"), Type: "text", Value: p.Nickname, Autocomplete: "nickname", MaxLength: account.MaxNickname, Optional: true},
 					{Name: "phone", Label: t.T("account.field.phone"), Type: "tel", Value: p.Phone, Autocomplete: "tel", MaxLength: 24, Optional: true},
-					{Name: "birthday", Label: t.T("account.field.birthday"), Type: "text", Value: p.Birthday, Autocomplete: "bday", MaxLength: 10,
-						Placeholder: "2020-01-01", Hint: t.T("account.hint.birthday"), Optional: true},
+					{Name: "birthday", Label: t.T("account.field.birthday"), Type: "date", Value: p.Birthday, Autocomplete: "bday",
+						Min: "1900-01-01", Max: s.Deps.Now().Format(time.DateOnly), Optional: true},
 					{Name: "sex", Label: t.T("account.field.sex"), Type: "radio", Value: p.Sex, Options: sexes},
 					{Name: "introduction", Label: t.T("account.field.introduction"), Type: "textarea", Value: p.Introduction, MaxLength: account.MaxIntroduction, Optional: true},
+					{Name: "avatar", Label: t.T("account.field.avatar"), Type: "file", Hint: t.T("account.hint.avatar"), Optional: true},
 				}},
-			{Action: accountPath(c, "/user/avatar"), Submit: t.T("account.info.avatar_submit"), TestID: "avatar-form", Multipart: true,
-				Heading: t.T("account.field.avatar"), Errors: avatarErrs,
-				Fields: []views.AccountField{{Name: "avatar", Label: t.T("account.field.avatar"), Type: "file", Hint: t.T("account.hint.avatar")}}},
 			logoutForm(c),
 		},
 		Links: userLinks(c),

@@ -67,11 +67,10 @@ func (s *Server) renderRegister(c echo.Context, status int, in account.RegisterI
 	}))
 }
 
-// signedIn sends a signed-in visitor of a sign-in screen on to the
-// profile.
+// signedIn sends a signed-in visitor of a sign-in screen on to My Page.
 func signedIn(c echo.Context, err error) error {
 	if err != nil {
 		return err
 	}
-	return c.Redirect(http.StatusSeeOther, accountPath(c, "/user/info"))
+	return c.Redirect(http.StatusSeeOther, accountPath(c, "/userCenter"))
 }

@@ -16,6 +16,7 @@ import (
 
 	_ "image/gif" // decodes GIF avatars, re-encoded as PNG
 
+	"github.com/jmoiron/sqlx"
 	"golang.org/x/image/draw"
 	_ "golang.org/x/image/webp" // decodes WebP avatars, re-encoded as PNG
 
@@ -259,20 +260,64 @@ func giveTurns(n int) {
 // passes waits for its decoding turns (or for ctx to end); it returns the
 // message to show when the picture is refused.
 func (s *Service) SetAvatar(ctx context.Context, userID string, data []byte) (string, error) {
+	img, mediaType, msg, err := processInTurn(ctx, data)
+	if err != nil || msg != "" {
+		return msg, err
+	}
+	return "", s.Store.SetAvatar(ctx, s.Store.DB, userID, img, mediaType, s.Now())
+}
+
+// processInTurn is ProcessAvatar once the picture's header passed and its
+// decoding turns came (or ctx ended).
+func processInTurn(ctx context.Context, data []byte) ([]byte, string, string, error) {
 	cfg, _, msg := checkAvatar(data)
 	if msg != "" {
-		return msg, nil
+		return nil, "", msg, nil
 	}
 	n := decodeTurns(cfg)
 	if err := takeTurns(ctx, n); err != nil {
-		return "", fmt.Errorf("account: wait to decode an avatar: %w", err)
+		return nil, "", "", fmt.Errorf("account: wait to decode an avatar: %w", err)
 	}
 	img, mediaType, msg := func() ([]byte, string, string) {
 		defer giveTurns(n) // even if a decoder panics
 		return ProcessAvatar(data)
 	}()
-	if msg != "" {
-		return msg, nil
+	return img, mediaType, msg, nil
+}
+
+// SaveProfile saves the profile form in one submit: its fields and, when
+// one was chosen (avatar not nil), its picture. Either both are saved or,
+// when anything is refused, nothing: the answer is then the profile as
+// cleaned, for the form to show again, with what is wrong field by field
+// ("avatar" for the picture).
+func (s *Service) SaveProfile(ctx context.Context, userID string, p Profile, avatar []byte) (Profile, validate.FieldErrors, error) {
+	p, errs := CheckProfile(p, s.Now())
+	if avatar != nil {
+		_, _, msg := checkAvatar(avatar)
+		errs.Add("avatar", msg)
 	}
-	return "", s.Store.SetAvatar(ctx, s.Store.DB, userID, img, mediaType, s.Now())
+	if errs.Any() {
+		return p, errs, nil
+	}
+	var img []byte
+	var mediaType string
+	if avatar != nil {
+		var msg string
+		var err error
+		if img, mediaType, msg, err = processInTurn(ctx, avatar); err != nil || msg != "" {
+			return p, validate.ErrorOn("avatar", msg), err
+		}
+	}
+	err := s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
+		if img != nil {
+			if err := s.Store.SetAvatar(ctx, tx, userID, img, mediaType, s.Now()); err != nil {
+				return err
+			}
+		}
+		return s.Store.UpdateProfile(ctx, tx, userID, p, s.Now())
+	})
+	if err != nil {
+		return p, nil, fmt.Errorf("account: save profile: %w", err)
+	}
+	return p, nil, nil
 }

@@ -153,6 +153,48 @@ type DetailsInput struct {
 	FirstName, LastName, BirthYear, Gender, Country string
 }
 
+// KnownDetails is what the details form shows a signed-in member before
+// they type anything: the details of their newest result that has them,
+// else what the account holds (its name, its sex and the year of its
+// birthday). The member may change any of it; SetDetails checks it all.
+func (s *Service) KnownDetails(ctx context.Context, u store.User) (DetailsInput, error) {
+	if u.ID == "" {
+		return DetailsInput{}, nil
+	}
+	rs, err := s.Store.UserResults(ctx, s.Store.DB, u.ID)
+	if err != nil {
+		return DetailsInput{}, fmt.Errorf("result: known details: %w", err)
+	}
+	for _, r := range rs {
+		if r.FirstName.Valid {
+			in := DetailsInput{FirstName: r.FirstName.String, LastName: r.LastName.String, Gender: "unspecified", Country: r.Country.String}
+			if r.BirthYear.Valid {
+				in.BirthYear = strconv.FormatInt(r.BirthYear.Int64, 10)
+			}
+			if r.Gender.Valid {
+				in.Gender = r.Gender.String
+			}
+			return in, nil
+		}
+	}
+	in := DetailsInput{}
+	if words := strings.Fields(u.Name); len(words) > 1 {
+		in.FirstName, in.LastName = strings.Join(words[:len(words)-1], " "), words[len(words)-1]
+	} else {
+		in.FirstName = strings.Join(words, "")
+	}
+	switch u.Sex {
+	case "male", "female":
+		in.Gender = u.Sex
+	case "confidential":
+		in.Gender = "unspecified"
+	}
+	if d, err := time.Parse(time.DateOnly, u.Birthday); err == nil {
+		in.BirthYear = strconv.Itoa(d.Year())
+	}
+	return in, nil
+}
+
 // Genders are the form's choices; "unspecified" scores against the pooled
 // norm of both sexes.
 var Genders = []string{"female", "male", "unspecified"}
