@@ -172,6 +172,7 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 	}
 	// A member's plan opens their own reports (Premium, Basic's free ones).
 	deps.Reports.Members = a.Subscriptions
+	wireBilling(st, &deps)
 	if a.Handler, err = handlers.New(deps); err != nil {
 		return nil, err
 	}

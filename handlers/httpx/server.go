@@ -28,6 +28,7 @@ import (
 	"selfmap/internal/packs"
 	"selfmap/internal/pagecache"
 	"selfmap/internal/ratelimit"
+	"selfmap/internal/receipt"
 	"selfmap/internal/report"
 	"selfmap/internal/result"
 	"selfmap/internal/retrieve"
@@ -71,6 +72,9 @@ type Deps struct {
 	Unsubscribe *unsubscribe.Service
 	// Accounts registers, signs in and keeps the profiles of users.
 	Accounts *account.Service
+	// Receipts reads a member's billing page and receipts, and prints
+	// them to PDF.
+	Receipts *receipt.Service
 	// Subscriptions sells the plans (the subscription screens' reads and
 	// actions) and says what a user's plan entitles them to; nil when the
 	// payment provider cannot charge a saved card (everyone is a guest).

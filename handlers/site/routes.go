@@ -133,6 +133,18 @@ func (s *Server) routes(e *echo.Echo, l httpx.RouteLimits) {
 	e.POST("/userCenter/reportLinks/revoke", s.userRevokeReportLinks, l.Write, s.RequireUser)
 	e.POST("/userCenter/reportList/unlock", s.userUnlockReport, l.Write, s.RequireUser)
 
+	// Billing (the member's plan, card, receipts, address and name)
+	get("/userCenter/setting/billing", s.userBilling, s.RequireUser)
+	get("/userCenter/setting/billing/receipt/:id", s.userReceipt, s.RequireUser)
+	get("/userCenter/setting/billing/receipt/:id/pdf", s.userReceiptPDF, l.Write, s.RequireUser) // printing runs Chromium: limited like a write
+	e.POST("/userCenter/setting/billing/resume", s.userBillingResume, l.Write, s.RequireUser)
+	e.POST("/userCenter/setting/billing/card", s.userBillingCard, l.Write, s.RequireUser)
+	e.POST("/userCenter/setting/billing/card/setup", s.userBillingCardSetup, l.Write, s.RequireUser)
+	e.POST("/userCenter/setting/billing/card/stripe", s.userBillingCardStripe, l.Write, s.RequireUser)
+	e.POST("/userCenter/setting/billing/email", s.userBillingEmail, l.Auth, s.RequireUser)
+	e.POST("/userCenter/setting/billing/email/confirm", s.userBillingEmailConfirm, l.Auth, s.RequireUser)
+	e.POST("/userCenter/setting/billing/name", s.userBillingName, l.Write, s.RequireUser)
+
 	// Development only
 	get("/dev/mail", s.devMail)
 	get("/dev/mail/:id/html", s.devMailHTML)

@@ -14,6 +14,7 @@ func settingLinks(c echo.Context) []views.AccountLink {
 	home := httpx.State(c).Home.String()
 	return []views.AccountLink{
 		link(c, "account.field.avatar", "/userCenter/user-info", "link-avatar"),
+		link(c, "billing.title", "/userCenter/setting/billing", "link-billing"),
 		link(c, "footer.help", "/help/"+home, "link-help"),
 		link(c, "links.privacy", "/legal/privacy/"+home, "link-privacy"),
 		link(c, "links.terms", "/legal/terms/"+home, "link-terms"),

@@ -361,7 +361,10 @@ func (s *Service) cancelBilling(ctx context.Context, b payment.Billing, sub stor
 			// Its start has not been answered by the provider yet.
 			return store.Subscription{}, ErrBusy
 		}
-		if _, err := b.CancelAtPeriodEnd(ctx, sub.ProviderRef.String, "sub_cancel_"+sub.ID); err != nil {
+		// One key per version of the row: a retry of this cancel replays
+		// it, while a cancel after a resume is a new request to Stripe.
+		key := "sub_cancel_" + sub.ID + "_v" + strconv.Itoa(sub.Version)
+		if _, err := b.CancelAtPeriodEnd(ctx, sub.ProviderRef.String, key); err != nil {
 			return store.Subscription{}, err
 		}
 	case PastDue:

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -480,7 +481,7 @@ func TestStripeCancel(t *testing.T) {
 		if err != nil || !got.CancelAtPeriodEnd || got.Status != "trialing" {
 			t.Fatalf("Cancel = %+v, %v", got, err)
 		}
-		if c := f.stripe.called("cancel_at_period_end "); len(c) != 1 || c[0] != "cancel_at_period_end sub_stripe_1 sub_cancel_"+sub.ID {
+		if c := f.stripe.called("cancel_at_period_end "); len(c) != 1 || c[0] != "cancel_at_period_end sub_stripe_1 sub_cancel_"+sub.ID+"_v"+strconv.Itoa(sub.Version) {
 			t.Fatalf("cancel calls = %v", c)
 		}
 		// An update Stripe sent before the cancel, delivered after it, does
