@@ -1,19 +1,25 @@
-// The 16-type test's question flow (docs/quiz-island.md). The server renders
+// The question flow of every exam (docs/quiz-island.md). The server renders
 // the first page of statements into #quiz-island; this island mounts into the
 // same container with the same markup (static/css/quiz.css documents it), then
 // pages through the statements, shows the tips between parts, keeps the
-// answers in localStorage and posts them on the calculating screen.
+// answers in localStorage and posts them on the calculating screen. Answers
+// are the instrument's scale (props.scale: values, labels, stem), or a
+// Choice item's own options.
 import { useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { readProps, postJSON, format, type Messages } from "./props";
 
-type Question = { id: string; text: string };
+type Option = { value: number; label: string; picture?: string };
+type Question = { id: string; text: string; kind: "likert" | "choice"; options?: Option[] };
+/** The instrument's answer scale in the page's locale (exam.Scale). */
+type Scale = { min: number; max: number; labels: string[]; stem?: string };
 
 type Props = {
   examId: number;
   code: string;
   version: string;
   questions: Question[];
+  scale: Scale;
   parts: number;
   pageSize: number;
   submitUrl: string;
@@ -32,7 +38,6 @@ type Saved = { v: 1; answers: Answers; page: number; startedAt?: number; expires
 type Tip = "tip1" | "tip2" | "almost";
 type Screen = "questions" | "tip" | "calculating";
 
-const SCALE = [1, 2, 3, 4, 5];
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 const ALMOST_LEFT = 10;
 const METER_MS = 500;
@@ -59,7 +64,16 @@ function store(key: string, s: Omit<Saved, "v" | "expiresAt">) {
   }
 }
 
-const valid = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 1 && (v as number) <= 5;
+/** The answers a question offers: a Choice item's own, or the scale's. */
+function optionsOf(q: Question, scale: Scale): Option[] {
+  if (q.kind === "choice") return q.options ?? [];
+  return scale.labels.map((label, i) => ({ value: scale.min + i, label }));
+}
+
+const offers = (q: Question, scale: Scale, v: unknown): v is number =>
+  Number.isInteger(v) && optionsOf(q, scale).some((o) => o.value === v);
+
+const isAnswered = (answers: Answers, id: string) => answers[id] !== undefined;
 
 /** Where the visitor starts: stored answers (unless that test was already
  * submitted and this is not an edit), plus anything clicked before mounting. */
@@ -69,9 +83,9 @@ function initial(props: Props, early: Answers) {
   const answers: Answers = {};
   for (const q of props.questions) {
     const v = early[q.id] ?? usable?.answers[q.id];
-    if (valid(v)) answers[q.id] = v;
+    if (offers(q, props.scale, v)) answers[q.id] = v;
   }
-  const firstOpen = props.questions.findIndex((q) => !answers[q.id]);
+  const firstOpen = props.questions.findIndex((q) => !isAnswered(answers, q.id));
   const lastPage = Math.ceil(props.questions.length / props.pageSize) - 1;
   let page = 0;
   if (usable && !props.edit) {
@@ -130,8 +144,8 @@ function Quiz({ props, early }: { props: Props; early: Answers }) {
 
   const start = page * size;
   const onPage = qs.slice(start, start + size);
-  const answered = qs.reduce((n, q) => n + (answers[q.id] ? 1 : 0), 0);
-  const open = onPage.findIndex((q) => !answers[q.id]);
+  const answered = qs.reduce((n, q) => n + (isAnswered(answers, q.id) ? 1 : 0), 0);
+  const open = onPage.findIndex((q) => !isAnswered(answers, q.id));
   const pageDone = open < 0;
   const current = start + (pageDone ? onPage.length : open + 1);
   const last = page === pages - 1;
@@ -177,7 +191,7 @@ function Quiz({ props, early }: { props: Props; early: Answers }) {
     if (!via) return;
     const i = onPage.findIndex((q) => q.id === id);
     const rest = [...onPage.slice(i + 1), ...onPage.slice(0, i)];
-    focusAfter.current = { id: rest.find((q) => !a[q.id])?.id ?? "", smooth: via === "pointer" && !reducedMotion() };
+    focusAfter.current = { id: rest.find((q) => !isAnswered(a, q.id))?.id ?? "", smooth: via === "pointer" && !reducedMotion() };
   }
 
   function go(p: number, next: Screen = "questions") {
@@ -251,12 +265,12 @@ function Quiz({ props, early }: { props: Props; early: Answers }) {
       if (e.altKey || e.ctrlKey || e.metaKey || e.repeat || e.defaultPrevented) return;
       const target = e.target instanceof Element ? e.target : null;
       if (target?.closest("input:not([type=radio]), textarea, select, [contenteditable], [role=dialog]")) return;
-      if (screen === "questions" && /^[1-5]$/.test(e.key)) {
+      if (screen === "questions" && /^[0-9]$/.test(e.key)) {
         const group = target?.closest<HTMLElement>("fieldset[data-id]");
-        const id = group?.dataset.id ?? onPage[open]?.id;
-        if (!id) return;
+        const q = onPage.find((x) => x.id === group?.dataset.id) ?? onPage[open];
+        if (!q || !offers(q, props.scale, Number(e.key))) return;
         e.preventDefault();
-        choose(id, Number(e.key), "key");
+        choose(q.id, Number(e.key), "key");
       } else if (e.key === "Enter" && !target?.closest("button, a")) {
         if (screen === "questions" && pageDone) {
           e.preventDefault();
@@ -275,7 +289,11 @@ function Quiz({ props, early }: { props: Props; early: Answers }) {
     <div className="quiz-progress" data-testid="quiz-progress">
       {screen === "questions" && (
         <h2 className="quiz-status" ref={heading} tabIndex={-1}>
-          <span>{format(t.part, { Part: Math.floor(start / partSize) + 1 })}</span>{" "}
+          {props.parts > 1 && (
+            <>
+              <span>{format(t.part, { Part: Math.floor(start / partSize) + 1, Parts: props.parts })}</span>{" "}
+            </>
+          )}
           <span>{format(t.progress, { Current: current, Total: total })}</span>
         </h2>
       )}
@@ -362,7 +380,7 @@ function Quiz({ props, early }: { props: Props; early: Answers }) {
   return (
     <>
       <h1 className="quiz-title">{t.title}</h1>
-      <p className="quiz-intro">{t.intro}</p>
+      <p className="quiz-intro">{props.scale.stem || t.intro}</p>
       {notice && (
         <div className="quiz-notice" role="status" data-testid="quiz-notice">
           <p>{t[notice]}</p>
@@ -380,41 +398,46 @@ function Quiz({ props, early }: { props: Props; early: Answers }) {
           next();
         }}
       >
-        {onPage.map((q, i) => (
-          <fieldset
-            key={q.id}
-            className="quiz-statement"
-            data-testid="quiz-statement"
-            data-id={q.id}
-            data-answered={answers[q.id] ? "" : undefined}
-            tabIndex={-1}
-            onPointerDown={() => (pointerAt.current = Date.now())}
-          >
-            <legend className="quiz-legend">
-              <span className="quiz-num">{start + i + 1}</span> {q.text}
-            </legend>
-            <div className="quiz-scale">
-              {SCALE.map((v) => (
-                <label className="quiz-option" key={v}>
-                  <input
-                    className="quiz-radio"
-                    type="radio"
-                    name={q.id}
-                    value={v}
-                    checked={answers[q.id] === v}
-                    onChange={() => choose(q.id, v, Date.now() - pointerAt.current < 3000 ? "pointer" : null)}
-                  />
-                  <span className="quiz-label">{t[`scale_${v}`]}</span>
-                </label>
-              ))}
-            </div>
-            <div className="quiz-ends" aria-hidden="true">
-              <span>{t.scale_1}</span>
-              <span>{t.scale_5}</span>
-            </div>
-          </fieldset>
-        ))}
-        <p className="quiz-hint">{t.keyboard_hint}</p>
+        {onPage.map((q, i) => {
+          const options = optionsOf(q, props.scale);
+          return (
+            <fieldset
+              key={q.id}
+              className="quiz-statement"
+              data-testid="quiz-statement"
+              data-id={q.id}
+              data-answered={isAnswered(answers, q.id) ? "" : undefined}
+              tabIndex={-1}
+              onPointerDown={() => (pointerAt.current = Date.now())}
+            >
+              <legend className="quiz-legend">
+                <span className="quiz-num">{start + i + 1}</span> {q.text}
+              </legend>
+              <div className="quiz-scale" data-options={options.length}>
+                {options.map((o) => (
+                  <label className="quiz-option" key={o.value}>
+                    <input
+                      className="quiz-radio"
+                      type="radio"
+                      name={q.id}
+                      value={o.value}
+                      checked={answers[q.id] === o.value}
+                      onChange={() => choose(q.id, o.value, Date.now() - pointerAt.current < 3000 ? "pointer" : null)}
+                    />
+                    <span className="quiz-label">{o.label}</span>
+                  </label>
+                ))}
+              </div>
+              {options.length > 0 && (
+                <div className="quiz-ends" aria-hidden="true">
+                  <span>{options[0].label}</span>
+                  <span>{options[options.length - 1].label}</span>
+                </div>
+              )}
+            </fieldset>
+          );
+        })}
+        <p className="quiz-hint">{format(t.keyboard_hint, { First: props.scale.min, Last: props.scale.max })}</p>
         <div className="quiz-nav">
           <button type="button" className="btn btn-secondary" data-testid="quiz-back" disabled={page === 0} onClick={() => go(page - 1)}>
             {t.back}

@@ -13,7 +13,8 @@ import (
 )
 
 // apiQuestionList serves GET /api/exam/question/list/{examId}/{lang}: the
-// statements in the exam's fixed order and the answer scale, in a language
+// statements in the exam's fixed order and the answer scale (values, labels
+// and stem: exam.Scale), in a language
 // given by its hl code (EN, CN, ...) or its tag (en, zh-CN, ...).
 func (s *Server) apiQuestionList(c echo.Context) error {
 	e, err := s.examParam(c, "examId")
@@ -26,14 +27,9 @@ func (s *Server) apiQuestionList(c echo.Context) error {
 			return httpx.APIInvalid("lang")
 		}
 	}
-	t := s.Catalog.Translator(l)
-	scale := make([]string, 5)
-	for i := range scale {
-		scale[i] = t.T("quiz.scale_" + strconv.Itoa(i+1))
-	}
 	return s.APIOK(c, map[string]any{
 		"examId": e.ID, "version": e.FullVersion(), "parts": e.Parts, "pageSize": e.PageSize,
-		"lang": l.Spec, "questions": e.Instrument.Questions(l.Tag), "scale": scale,
+		"lang": l.Spec, "questions": e.Instrument.Questions(l.Tag), "scale": e.Instrument.Scale(l.Tag),
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"selfmap/handlers/httpx"
+	"selfmap/internal/exam"
 	"selfmap/views"
 )
 
@@ -16,6 +17,7 @@ type quizProps struct {
 	Code         string            `json:"code"`
 	Version      string            `json:"version"`
 	Questions    any               `json:"questions"`
+	Scale        exam.Scale        `json:"scale"`
 	Parts        int               `json:"parts"`
 	PageSize     int               `json:"pageSize"`
 	SubmitURL    string            `json:"submitUrl"`
@@ -35,7 +37,7 @@ func (s *Server) quiz(c echo.Context) error {
 		return httpx.NotFound()
 	}
 	st := httpx.State(c)
-	questions := e.Instrument.Questions(st.Locale.Tag)
+	flow := e.Flow(st.Locale.Tag)
 	edit := c.QueryParam("edit") == "1"
 	// The answers-submitted screen keeps the visit's kept parameters (an
 	// ad's click id, the landing's theme), as every later step does.
@@ -44,9 +46,9 @@ func (s *Server) quiz(c echo.Context) error {
 		submitted += "?" + q.Encode()
 	}
 	return s.Render(c, http.StatusOK, views.Quiz(views.QuizPage{
-		First: questions[:e.PageSize], Total: len(questions), Edit: edit,
+		First: flow.FirstPage(), Total: len(flow.Questions), Parts: flow.Parts, Scale: flow.Scale, Edit: edit,
 		Props: quizProps{
-			ExamID: e.ID, Code: p.Code, Version: e.FullVersion(), Questions: questions, Parts: e.Parts, PageSize: e.PageSize,
+			ExamID: e.ID, Code: p.Code, Version: e.FullVersion(), Questions: flow.Questions, Scale: flow.Scale, Parts: flow.Parts, PageSize: flow.PageSize,
 			SubmitURL:    "/api/exam/order/info?hl=" + st.Locale.Spec,
 			SubmittedURL: submitted,
 			CSRF:         st.CSRF,

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
+
+	"selfmap/internal/i18n"
 )
 
 // Pair is the {code}-{examId} that every screen path carries: a page code
@@ -41,6 +43,8 @@ type Exam struct {
 	Minutes  [2]int `json:"minutes"`
 
 	Instrument Instrument `json:"-"`
+	// accepts is what each item accepts, in item order (ranges).
+	accepts []answerRange
 }
 
 // FullVersion names the items, their order and the paging: stored with
@@ -61,13 +65,30 @@ var examsJSON []byte
 // LoadRegistry parses the embedded catalogue and loads each exam's
 // instrument.
 func LoadRegistry() (*Registry, error) {
+	return NewRegistry(examsJSON)
+}
+
+// NewRegistry builds a registry from a catalogue in the form of exams.json
+// over the built-in instruments: LoadRegistry's, and how a test puts an
+// instrument through the flow before its exam is in the catalogue. It
+// refuses an exam whose shape its items do not fit, or whose instrument
+// has a scale the question flow cannot show in some locale.
+func NewRegistry(catalogue []byte) (*Registry, error) {
 	instruments, err := loadInstruments()
 	if err != nil {
 		return nil, err
 	}
+	return newRegistry(catalogue, instruments)
+}
+
+func newRegistry(catalogue []byte, instruments map[string]Instrument) (*Registry, error) {
 	var list []Exam
-	if err := json.Unmarshal(examsJSON, &list); err != nil {
+	if err := json.Unmarshal(catalogue, &list); err != nil {
 		return nil, fmt.Errorf("exam: parse exams.json: %w", err)
+	}
+	locales := make([]string, len(i18n.Locales))
+	for i, l := range i18n.Locales {
+		locales[i] = l.Tag
 	}
 	r := &Registry{byID: map[int]Exam{}, instruments: instruments}
 	for _, e := range list {
@@ -80,6 +101,10 @@ func LoadRegistry() (*Registry, error) {
 		}
 		if e.PageSize > inst.ItemCount() || inst.ItemCount()%e.Parts != 0 {
 			return nil, fmt.Errorf("exam: exam %d: %d items do not split into %d parts of pages of %d", e.ID, inst.ItemCount(), e.Parts, e.PageSize)
+		}
+		var err error
+		if e.accepts, err = ranges(inst, locales); err != nil {
+			return nil, fmt.Errorf("exam: exam %d: instrument %s: %w", e.ID, e.InstrumentName, err)
 		}
 		e.Instrument = inst
 		r.byID[e.ID] = e

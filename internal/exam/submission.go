@@ -43,8 +43,10 @@ type Submission struct {
 
 // ParseSubmission reads and validates an answer submission. Every way it can
 // be wrong has its own message: malformed JSON, a wrong exam or version, a
-// missing, duplicated or unknown item, or a value outside 1-5. Nothing is
-// scored or stored unless it is complete and clean.
+// missing, duplicated or unknown item (an item of another exam is unknown
+// here), or a value its item does not offer (outside the instrument's
+// scale, or not one of a Choice item's options). Nothing is scored or
+// stored unless it is complete and clean.
 func (r *Registry) ParseSubmission(body []byte) (Submission, error) {
 	if len(body) > MaxSubmissionBytes {
 		return Submission{}, &apperr.Error{Status: 413, ID: "error.too_large"}
@@ -74,16 +76,18 @@ func (r *Registry) ParseSubmission(body []byte) (Submission, error) {
 		return Submission{}, apperr.BadRequest("exam.error.count", map[string]any{"Count": n})
 	}
 	answers := make([]int, n)
+	seen := make([]bool, n)
 	for _, a := range req.Answers {
 		i, ok := e.Instrument.Index(a.ID)
 		switch {
 		case !ok:
 			return Submission{}, apperr.BadRequest("exam.error.unknown_item", nil)
-		case answers[i] != 0:
+		case seen[i]:
 			return Submission{}, apperr.BadRequest("exam.error.duplicate_item", nil)
-		case a.Value < 1 || a.Value > 5:
+		case a.Value < e.accepts[i].min || a.Value > e.accepts[i].max:
 			return Submission{}, apperr.BadRequest("exam.error.value", nil)
 		}
+		seen[i] = true
 		answers[i] = a.Value
 	}
 	d := min(max(req.DurationSeconds, 0), MaxDurationSeconds)
