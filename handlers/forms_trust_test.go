@@ -255,3 +255,36 @@ func (b *browser) profileForm(fields url.Values, picture []byte) *httptest.Respo
 	req.Header.Set("Content-Type", w.FormDataContentType())
 	return b.Do(req)
 }
+
+// An account's one name is split as its locale writes names: on the
+// Japanese details step "山田 花子" is family name 山田 and given name 花子,
+// and a name run together is not guessed at.
+func TestDetailsPrefilledNameInFamilyFirstLocale(t *testing.T) {
+	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
+		ctx := context.Background()
+		u := k.VerifiedUser(t, "hanako@example.com")
+		b := newBrowser(t, k.Handler)
+		if rec := b.Login(u.Email, apptest.Password); rec.Code != http.StatusSeeOther {
+			t.Fatalf("login: %d", rec.Code)
+		}
+		details := func(name string) string {
+			if err := k.Store.SetUserName(ctx, k.Store.DB, u.ID, name, k.Clock.Now()); err != nil {
+				t.Fatal(err)
+			}
+			emailURL := b.submitTest("/ja")
+			if rec := b.Submit(emailURL, emailURL, url.Values{"step": {"email"}, "email": {u.Email}}); rec.Code != http.StatusSeeOther {
+				t.Fatalf("e-mail step: %d", rec.Code)
+			}
+			return b.Get(emailURL).Body.String()
+		}
+		page := details("山田 花子")
+		family, given := regexp.MustCompile(`name="lastName"[^>]*value="([^"]*)"`), regexp.MustCompile(`name="firstName"[^>]*value="([^"]*)"`)
+		if f, g := family.FindStringSubmatch(page), given.FindStringSubmatch(page); f == nil || g == nil || f[1] != "山田" || g[1] != "花子" {
+			t.Fatalf("family %v, given %v: %.3000s", f, g, page)
+		}
+		page = details("山田花子")
+		if f, g := family.FindStringSubmatch(page), given.FindStringSubmatch(page); (f != nil && f[1] != "") || (g != nil && g[1] != "") {
+			t.Errorf("a name run together was split: family %v, given %v", f, g)
+		}
+	})
+}

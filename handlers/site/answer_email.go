@@ -38,7 +38,7 @@ func (s *Server) answerEmail(c echo.Context) error {
 	if !r.Email.Valid {
 		return s.Render(c, http.StatusOK, views.Email(views.EmailPage{Action: action, Email: u.Email, FromAccount: u.Email != ""}))
 	}
-	known, err := s.Results.KnownDetails(c.Request().Context(), u)
+	known, err := s.Results.KnownDetails(c.Request().Context(), u, httpx.State(c).Locale.FamilyNameFirst())
 	if err != nil {
 		return err
 	}

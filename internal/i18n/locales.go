@@ -20,6 +20,17 @@ type Locale struct {
 	Name string
 }
 
+// FamilyNameFirst reports whether the locale writes a person's family name
+// before the given name (Chinese, Japanese and Korean): the order of the
+// name fields, and of a name put together from them.
+func (l Locale) FamilyNameFirst() bool {
+	switch l.Tag {
+	case "ja", "ko", "zh-CN", "zh-HK":
+		return true
+	}
+	return false
+}
+
 // Locales lists every locale, the default first.
 var Locales = []Locale{
 	{Tag: "en", Spec: "EN", Prefix: "", Name: "English"},

@@ -157,7 +157,7 @@ type DetailsInput struct {
 // they type anything: the details of their newest result that has them,
 // else what the account holds (its name, its sex and the year of its
 // birthday). The member may change any of it; SetDetails checks it all.
-func (s *Service) KnownDetails(ctx context.Context, u store.User) (DetailsInput, error) {
+func (s *Service) KnownDetails(ctx context.Context, u store.User, familyFirst bool) (DetailsInput, error) {
 	if u.ID == "" {
 		return DetailsInput{}, nil
 	}
@@ -178,10 +178,18 @@ func (s *Service) KnownDetails(ctx context.Context, u store.User) (DetailsInput,
 		}
 	}
 	in := DetailsInput{}
-	if words := strings.Fields(u.Name); len(words) > 1 {
+	// The account keeps one name, written as its owner writes names: given
+	// name first, or family name first (familyFirst: Chinese, Japanese,
+	// Korean). A single word is a given name, except where the family name
+	// comes first: there it is most likely the whole name run together
+	// (山田花子), which no split gets right, so nothing is guessed.
+	switch words := strings.Fields(u.Name); {
+	case len(words) > 1 && familyFirst:
+		in.LastName, in.FirstName = words[0], strings.Join(words[1:], " ")
+	case len(words) > 1:
 		in.FirstName, in.LastName = strings.Join(words[:len(words)-1], " "), words[len(words)-1]
-	} else {
-		in.FirstName = strings.Join(words, "")
+	case len(words) == 1 && !familyFirst:
+		in.FirstName = words[0]
 	}
 	switch u.Sex {
 	case "male", "female":

@@ -114,7 +114,7 @@ func profile(in report.Input, scored neo.Result, stats report.Stats) Report {
 	letters, identity, _ := strings.Cut(scored.Type, "-")
 	pop := stats.Population(letters)
 	return Report{
-		Name: strings.TrimSpace(r.FirstName.String), Order: in.Order, Date: r.CreatedAt.Format("2006-01-02"),
+		Name: reportName(l, r.FirstName.String, r.LastName.String), Order: in.Order, Date: r.CreatedAt.Format("2006-01-02"),
 		Type: scored.Type, Letters: letters, Title: t.T("type." + letters + ".title"), Summary: t.T("type." + letters + ".summary"),
 		IdentityName: t.T("identity." + identity + ".name"), IdentitySummary: t.T("identity." + identity + ".summary"),
 		Keywords: t.T("report.keywords." + letters),
@@ -190,4 +190,15 @@ func boughtPacks(t *i18n.Translator, skus []string, scored neo.Result) []Pack {
 		out = append(out, pc)
 	}
 	return out
+}
+
+// reportName is whom the report is prepared for: the given name, or where
+// the family name comes first (Chinese, Japanese, Korean) the full name in
+// that order, as 様 and 님 address a person by it.
+func reportName(l i18n.Locale, given, family string) string {
+	given, family = strings.TrimSpace(given), strings.TrimSpace(family)
+	if l.FamilyNameFirst() && family != "" {
+		return strings.TrimSpace(family + " " + given)
+	}
+	return given
 }

@@ -112,3 +112,23 @@ func TestFigureFormats(t *testing.T) {
 		}
 	}
 }
+
+// The report is prepared for the given name, or in Chinese, Japanese and
+// Korean for the full name, family name first (山田 花子 様).
+func TestReportNameFollowsTheLocale(t *testing.T) {
+	ja, _ := i18n.ByTag("ja")
+	en, _ := i18n.ByTag("en")
+	for _, c := range []struct {
+		l                   i18n.Locale
+		given, family, want string
+	}{
+		{ja, "花子", "山田", "山田 花子"},
+		{ja, "花子", "", "花子"},
+		{en, "Ada", "Lovelace", "Ada"},
+		{en, " Ada ", "", "Ada"},
+	} {
+		if got := reportName(c.l, c.given, c.family); got != c.want {
+			t.Errorf("%s %q %q: %q, want %q", c.l.Tag, c.given, c.family, got, c.want)
+		}
+	}
+}
