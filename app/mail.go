@@ -73,18 +73,19 @@ func (m *mailer) retrieval(l i18n.Locale, reports []retrieve.Report) (mail.Conte
 	if len(reports) > 0 {
 		examID = reports[0].ExamID
 	}
-	d := m.data(l, examID)
+	d, tr := m.data(l, examID), m.catalog.Translator(l)
 	for _, r := range reports {
-		d.Reports = append(d.Reports, mail.ReportLink{Type: r.ResultCode, Order: r.OrderNumber, Date: r.PaidAt.UTC().Format("2006-01-02"),
+		d.Reports = append(d.Reports, mail.ReportLink{Type: r.ResultCode, Order: r.OrderNumber, Date: tr.LongDay(r.PaidAt),
 			URL: m.reportURL(l, r.ExamID, r.Token)})
 	}
-	return m.templates.Compose(mail.KindRetrieval, m.catalog.Translator(l), d)
+	return m.templates.Compose(mail.KindRetrieval, tr, d)
 }
 
 // accountCode composes the e-mail carrying a one-time code: to verify an
-// address (purpose "verify") or to reset a password ("reset"); for
-// account.PurposeNotice, the owner's notice of a sign-up with their
-// address, which carries links instead.
+// address (purpose "verify"), to reset a password ("reset") or to move an
+// account to a new address (account.PurposeEmailChange, an e-mail of its
+// own); for account.PurposeNotice, the owner's notice of a sign-up with
+// their address, which carries links instead.
 func (m *mailer) accountCode(tag, purpose, code string) (mail.Content, error) {
 	l := locale(tag)
 	d := m.data(l, exam.DefaultPair.ExamID)
@@ -93,6 +94,9 @@ func (m *mailer) accountCode(tag, purpose, code string) (mail.Content, error) {
 		return m.templates.Compose(mail.KindRegisterNotice, m.catalog.Translator(l), d)
 	}
 	d.Vars = map[string]any{"Code": code, "Minutes": 10}
+	if purpose == account.PurposeEmailChange {
+		return m.templates.Compose(mail.KindEmailChange, m.catalog.Translator(l), d)
+	}
 	d.Purpose = purpose
 	return m.templates.Compose(mail.KindAccountCode, m.catalog.Translator(l), d)
 }

@@ -189,7 +189,7 @@ func TestUserCenterNoticesAndCancel(t *testing.T) {
 	}
 	p.click("cancel-confirm", "the dialog's confirm button")
 	p.waitVisible("uc-cancelled", "the cancel's confirmation")
-	until := sub.CurrentPeriodEnd.UTC().Format("2006-01-02")
+	until := sub.CurrentPeriodEnd.UTC().Format("2 January 2006")
 	if got := evaluate[string](p, `document.querySelector('[data-testid=uc-cancelled]').textContent.trim()`); !strings.Contains(got, until) {
 		t.Errorf("the home says %q, want the date %s", got, until)
 	}

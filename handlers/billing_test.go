@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"selfmap/app/apptest"
+	"selfmap/internal/mail"
 	"selfmap/internal/subscription"
 )
 
@@ -55,13 +56,13 @@ func TestBillingPageStates(t *testing.T) {
 		tb, tid := billingMember(t, k, "trial@example.com")
 		u, _ := k.Store.GetUser(context.Background(), k.Store.DB, tid)
 		trial := apptest.Subscribe(t, k.App.Subscriptions, subscription.StartInput{CustomerID: u.ID, Email: u.Email, PlanID: "basic-weekly"}, true)
-		end := trial.TrialEnd.Time.UTC().Format("2006-01-02")
-		tb.Expect("/userCenter/setting/billing", http.StatusOK, `data-status="trialing"`, "Basic plan", `data-testid="billing-trial-end">`+end,
-			"$19.99 on "+end, "Visa •••• 4242", `data-testid="billing-card-form"`, "Basic plan: trial", "$1.49")
+		end, endISO := localDay("en", trial.TrialEnd.Time), trial.TrialEnd.Time.UTC().Format("2006-01-02")
+		tb.Expect("/userCenter/setting/billing", http.StatusOK, `data-status="trialing"`, "Basic plan",
+			`data-testid="billing-trial-end"><time datetime="`+endISO+`">`+end+`</time>`, "$19.99 on "+end, "Visa •••• 4242", `data-testid="billing-card-form"`, "Basic plan: trial", "$1.49")
 
 		ab, aid := billingMember(t, k, "active@example.com")
 		sub := k.ActiveSubscription(t, aid, "basic-weekly")
-		next := sub.CurrentPeriodEnd.UTC().Format("2006-01-02")
+		next, nextISO := localDay("en", sub.CurrentPeriodEnd), sub.CurrentPeriodEnd.UTC().Format("2006-01-02")
 		page = ab.Expect("/userCenter/setting/billing", http.StatusOK, `data-status="active"`, "$19.99 on "+next,
 			"Basic plan: first period").Body.String()
 		if strings.Contains(page, `data-testid="billing-trial-end"`) || strings.Contains(page, `data-testid="billing-resume"`) {
@@ -71,12 +72,12 @@ func TestBillingPageStates(t *testing.T) {
 		if _, err := k.App.Subscriptions.Cancel(context.Background(), aid, sub.ID); err != nil {
 			t.Fatal(err)
 		}
-		page = ab.Expect("/userCenter/setting/billing", http.StatusOK, `data-testid="billing-ends">`+next, `data-testid="billing-resume"`,
+		page = ab.Expect("/userCenter/setting/billing", http.StatusOK, `data-testid="billing-ends"><time datetime="`+nextISO+`">`+next+`</time>`, `data-testid="billing-resume"`,
 			"you keep your access until "+next).Body.String()
 		if strings.Contains(page, `data-testid="billing-next-charge"`) {
 			t.Error("a cancelled plan shows a next payment")
 		}
-		ab.Expect("/de/userCenter/setting/billing", http.StatusOK, "Abo behalten", "Zahlungen")
+		ab.Expect("/de/userCenter/setting/billing", http.StatusOK, "Abo behalten", "Zahlungen", localDay("de", sub.CurrentPeriodEnd))
 	})
 }
 
@@ -94,12 +95,12 @@ func TestBillingReceipt(t *testing.T) {
 		b.Expect("/userCenter/setting/billing", http.StatusOK, `href="`+path+`/pdf"`)
 		page := b.Expect(path, http.StatusOK, `data-testid="receipt-merchant">Selfmap`, `data-testid="receipt-amount"><strong>$19.99`,
 			`data-testid="receipt-currency">USD`, `data-testid="receipt-card">Visa •••• 4242`, "Basic plan: first period",
-			`data-testid="receipt-date">`+k.Clock.Now().UTC().Format("2006-01-02")).Body.String()
+			`data-testid="receipt-date"><time datetime="`+k.Clock.Now().UTC().Format("2006-01-02")+`">`+localDay("en", k.Clock.Now())+`</time>`).Body.String()
 		number := regexp.MustCompile(`data-testid="receipt-number">([^<]+)<`).FindStringSubmatch(page)
 		if number == nil || number[1] == "" {
 			t.Fatal("the receipt has no number")
 		}
-		b.Expect("/ja"+path, http.StatusOK, "領収書番号", "PDFをダウンロード")
+		b.Expect("/ja"+path, http.StatusOK, "領収書番号", "PDFをダウンロード", localDay("ja", k.Clock.Now()))
 
 		other, _ := billingMember(t, k, "other@example.com")
 		missing := other.Get("/userCenter/setting/billing/receipt/snothere")
@@ -190,7 +191,7 @@ func TestBillingReplaceCard(t *testing.T) {
 			t.Fatalf("refused cards changed it: %+v", got)
 		}
 
-		rec = b.Submit("/userCenter/setting/billing", "/userCenter/setting/billing/card", form("5555 5555 5555 4444"))
+		rec = b.Submit("/userCenter/setting/billing", "/userCenter/setting/billing/card", form("4111 1111 1111 1111"))
 		if rec.Code != http.StatusUnprocessableEntity || !strings.Contains(rec.Body.String(), "This card cannot be saved.") {
 			t.Fatalf("a number the sandbox does not know: %d", rec.Code)
 		}
@@ -206,12 +207,41 @@ func TestBillingReplaceCard(t *testing.T) {
 		b.Expect("/userCenter/setting/billing", http.StatusOK, "Your new card has been saved.", "Visa •••• 9995")
 		// The first period was charged to the old card, and its receipt says so.
 		b.Expect(receiptPaths(t, b)[0], http.StatusOK, `data-testid="receipt-card">Visa •••• 4242`)
+		// The sandbox's Mastercard test number replaces it with another brand.
+		if rec := b.Submit("/userCenter/setting/billing", "/userCenter/setting/billing/card", form("5555 5555 5555 4444")); rec.Code != http.StatusSeeOther {
+			t.Fatalf("replace with a Mastercard: %d %.400s", rec.Code, rec.Body.String())
+		}
+		b.Expect("/userCenter/setting/billing", http.StatusOK, "Your new card has been saved.", `data-testid="billing-card">Mastercard •••• 4444`)
 	})
 }
 
 // The address changes only with the code mailed to the new address; an
 // address another account has gets the same answer, no code, and no
 // code works for it.
+// emailChangeCode reads the code of the newest address-change e-mail to an
+// address, which says what it is for, not "verify your address".
+func emailChangeCode(t *testing.T, k *apptest.Kit, to string) string {
+	t.Helper()
+	mails, err := k.Store.ListMail(context.Background(), k.Store.DB, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mails {
+		if m.To != to || m.Kind != mail.KindEmailChange {
+			continue
+		}
+		if m.Subject != "Confirm your new e-mail address" || !strings.Contains(m.Body, "the account keeps its current address") ||
+			strings.Contains(m.Body, "verify your e-mail address") {
+			t.Fatalf("the address-change e-mail: %q\n%s", m.Subject, m.Body)
+		}
+		if c := mailedCode.FindStringSubmatch(m.Body); c != nil {
+			return c[1]
+		}
+	}
+	t.Fatalf("no address-change code mailed to %s", to)
+	return ""
+}
+
 func TestBillingChangeEmail(t *testing.T) {
 	apptest.Each(t, func(t *testing.T, k *apptest.Kit) {
 		ctx := context.Background()
@@ -231,7 +261,7 @@ func TestBillingChangeEmail(t *testing.T) {
 		if u, _ := k.Store.GetUser(ctx, k.Store.DB, id); u.Email != "old@example.com" {
 			t.Fatalf("the address changed before the code: %s", u.Email)
 		}
-		code := b.outboxCode("new@example.com")
+		code := emailChangeCode(t, k, "new@example.com")
 		wrong := "000000"
 		if code == wrong {
 			wrong = "111111"

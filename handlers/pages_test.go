@@ -66,12 +66,12 @@ func TestContentPages(t *testing.T) {
 		{name: "support page in Portuguese", url: "/pt/support/BMBTI-1807", status: 200, contains: []string{`<html lang="pt">`, `action="/pt/support/BMBTI-1807"`,
 			"Falar com o suporte", "Privacidade e meus dados"}},
 		{name: "privacy policy", url: "/legal/privacy/BMBTI-1807", status: 200, contains: []string{
-			`data-testid="legal-document"`, "Privacy policy", "Last updated: 2026-11-22", `href="#part-1"`, `<h2 id="part-1">`,
+			`data-testid="legal-document"`, "Privacy policy", "Last updated: 22 November 2026", `href="#part-1"`, `<h2 id="part-1">`,
 			`href="/support/BMBTI-1807"`, `aria-current="page">Privacy policy`, `href="/legal/cookies/BMBTI-1807"`}},
 		{name: "terms of service", url: "/legal/terms/BMBTI-1807", status: 200, contains: []string{"Terms of service", `href="/legal/subscription-terms/BMBTI-1807"`}},
 		{name: "subscription terms", url: "/legal/subscription-terms/BMBTI-1807", status: 200, contains: []string{"Cancel any time", "not refunded after activation"}},
 		{name: "cookie policy in Korean", url: "/ko/legal/cookies/BMBTI-1807", status: 200, contains: []string{`<html lang="ko">`, "sm_session", "i18n_redirected", "쿠키 정책"}},
-		{name: "subscription terms in French", url: "/fr/legal/subscription-terms/BMBTI-1807", status: 200, contains: []string{"Conditions d’abonnement", "Résiliation à tout moment", "Dernière mise à jour\u00a0: 2026-11-22"}},
+		{name: "subscription terms in French", url: "/fr/legal/subscription-terms/BMBTI-1807", status: 200, contains: []string{"Conditions d’abonnement", "Résiliation à tout moment", "Dernière mise à jour\u00a0: 22 novembre 2026"}},
 		{name: "an unknown legal document", url: "/legal/nope/BMBTI-1807", status: 404},
 		{name: "header and footer link every content page", url: "/", status: 200, contains: []string{
 			`href="/types/BMBTI-1807"`, `href="/tests/BMBTI-1807"`, `href="/help/BMBTI-1807"`, `href="/support/BMBTI-1807"`,

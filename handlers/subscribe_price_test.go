@@ -80,7 +80,7 @@ func TestSubscribeJapanPaysInYen(t *testing.T) {
 		}
 		check := "/ja" + checkPage + "?s=" + sub.ID
 		page = text(b.Get(check))
-		for _, want := range []string{"2026-11-24に¥2,980を請求しました。", "2026-12-22に4週間ごとに¥2,980で更新されます。"} {
+		for _, want := range []string{"2026年11月24日に¥2,980を請求しました。", "2026年12月22日に4週間ごとに¥2,980で更新されます。"} {
 			if !strings.Contains(page, want) {
 				t.Errorf("Japanese check page lacks %q: %.4000s", want, page)
 			}
@@ -90,7 +90,7 @@ func TestSubscribeJapanPaysInYen(t *testing.T) {
 		}
 		up := text(b.Get("/ja" + upgradePage))
 		for _, want := range []string{`data-testid="upgrade-today">¥5,980`, `data-testid="upgrade-card">Visa •••• 4242`,
-			"ベーシックプランは本日（2026-11-24）終了し、プレミアムに切り替わります。", "毎月¥5,980で更新され、次回の請求は2026-12-24です"} {
+			"ベーシックプランは本日（2026年11月24日）終了し、プレミアムに切り替わります。", "毎月¥5,980で更新され、次回の請求は2026年12月24日です"} {
 			if !strings.Contains(up, want) {
 				t.Errorf("Japanese upgrade page lacks %q: %.4000s", want, up)
 			}
@@ -104,8 +104,8 @@ func TestSubscribeJapanPaysInYen(t *testing.T) {
 			t.Fatalf("upgrade charged %s %d", inv.Currency, inv.Amount)
 		}
 		page = text(b.Get(check))
-		for _, want := range []string{`data-testid="sub-outcome-upgrade"`, "プレミアムにアップグレードしました", "2026-11-24に、これまでのプランからプレミアムに切り替わりました。",
-			"2026-11-24にプレミアム料金¥5,980を請求しました。"} {
+		for _, want := range []string{`data-testid="sub-outcome-upgrade"`, "プレミアムにアップグレードしました", "2026年11月24日に、これまでのプランからプレミアムに切り替わりました。",
+			"2026年11月24日にプレミアム料金¥5,980を請求しました。"} {
 			if !strings.Contains(page, want) {
 				t.Errorf("Japanese upgrade success lacks %q: %.4000s", want, page)
 			}
@@ -151,14 +151,14 @@ func TestSubscribeUpgradeOfAPaidPeriod(t *testing.T) {
 		}
 		sub := liveSubs(t, s, id)[0]
 		page := text(b.Get(checkPage + "?s=" + sub.ID))
-		for _, want := range []string{`data-testid="sub-outcome-pay_now"`, "Your subscription has started", "Charged $19.99 on 2026-11-24.",
-			"Renews on 2026-12-22 at $19.99 every 4 weeks unless you cancel before."} {
+		for _, want := range []string{`data-testid="sub-outcome-pay_now"`, "Your subscription has started", "Charged $19.99 on 24 November 2026.",
+			"Renews on 22 December 2026 at $19.99 every 4 weeks unless you cancel before."} {
 			if !strings.Contains(page, want) {
 				t.Errorf("pay-now success lacks %q: %.4000s", want, page)
 			}
 		}
 		up := text(b.Get(upgradePage))
-		for _, want := range []string{"Your Basic plan ends today (2026-11-24) and Premium replaces it; the rest of the period already paid is not refunded.",
+		for _, want := range []string{"Your Basic plan ends today (24 November 2026) and Premium replaces it; the rest of the period already paid is not refunded.",
 			`data-testid="upgrade-card">Visa •••• 4242`, `data-testid="upgrade-today">$39.99`} {
 			if !strings.Contains(up, want) {
 				t.Errorf("upgrade page lacks %q: %.4000s", want, up)
@@ -169,7 +169,7 @@ func TestSubscribeUpgradeOfAPaidPeriod(t *testing.T) {
 			t.Fatalf("upgrade: %d %.400s", rec.Code, text(rec))
 		}
 		page = text(b.Get(checkPage + "?s=" + sub.ID))
-		if !strings.Contains(page, "Premium replaced your previous plan on 2026-11-24.") || strings.Contains(page, "Your trial ended") ||
+		if !strings.Contains(page, "Premium replaced your previous plan on 24 November 2026.") || strings.Contains(page, "Your trial ended") ||
 			!strings.Contains(page, "You have upgraded to Premium") {
 			t.Errorf("upgrade success of a paid period: %.4000s", page)
 		}

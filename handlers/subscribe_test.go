@@ -194,9 +194,9 @@ func TestSubscribeTrialDoubleSubmitAndUpgrade(t *testing.T) {
 			t.Fatalf("after a double submit: %+v", subs)
 		}
 		page := text(b.Get(check))
-		next := subs[0].CurrentPeriodEnd.UTC().Format("2006-01-02")
+		next := localDay("en", subs[0].CurrentPeriodEnd)
 		for _, want := range []string{`data-testid="sub-success"`, `data-testid="sub-outcome-trial"`, "Your trial has started", "Your plan: Basic (trial)",
-			"Charged $1.49 on 2026-11-24 for your trial.", "Your trial ends on " + next + "; then $19.99 every 4 weeks unless you cancel before.", upgradePage} {
+			"Charged $1.49 on 24 November 2026 for your trial.", "Your trial ends on " + next + "; then $19.99 every 4 weeks unless you cancel before.", upgradePage} {
 			if !strings.Contains(page, want) {
 				t.Errorf("check page lacks %q: %.3000s", want, page)
 			}
@@ -219,8 +219,8 @@ func TestSubscribeTrialDoubleSubmitAndUpgrade(t *testing.T) {
 		// which card, what becomes of the trial and when Premium renews.
 		up := text(b.Get(upgradePage))
 		for _, want := range []string{`data-testid="current-plan">Basic`, `data-testid="premium-price">$39.99 a month`, `data-testid="upgrade-today">$39.99`,
-			`data-testid="upgrade-card">Visa •••• 4242`, "Your trial ends today (2026-11-24) and Premium replaces it.",
-			"Premium then renews at $39.99 a month, next on 2026-12-24, until you cancel.", "Upgrade and pay $39.99 now",
+			`data-testid="upgrade-card">Visa •••• 4242`, "Your trial ends today (24 November 2026) and Premium replaces it.",
+			"Premium then renews at $39.99 a month, next on 24 December 2026, until you cancel.", "Upgrade and pay $39.99 now",
 			`href="/userCenter/home" data-testid="upgrade-back"`} {
 			if !strings.Contains(up, want) {
 				t.Errorf("upgrade page lacks %q: %.4000s", want, up)
@@ -245,8 +245,8 @@ func TestSubscribeTrialDoubleSubmitAndUpgrade(t *testing.T) {
 		// The success page says what happened: an upgrade, not a start.
 		page = text(b.Get(check))
 		for _, want := range []string{`data-testid="sub-outcome-upgrade"`, "You have upgraded to Premium", "Your plan: Premium (active)",
-			"Your trial ended on 2026-11-24 and Premium replaced it.", "Charged $39.99 on 2026-11-24 for Premium.",
-			"Renews on 2026-12-24 at $39.99 a month unless you cancel before."} {
+			"Your trial ended on 24 November 2026 and Premium replaced it.", "Charged $39.99 on 24 November 2026 for Premium.",
+			"Renews on 24 December 2026 at $39.99 a month unless you cancel before."} {
 			if !strings.Contains(page, want) {
 				t.Errorf("check after upgrade lacks %q: %.4000s", want, page)
 			}

@@ -30,7 +30,7 @@ func TestUserCenterCancel(t *testing.T) {
 		b.Expect("/userCenter/cancel", http.StatusSeeOther)
 		id := userID(t, s, "cai@example.com")
 		sub := k.ActiveSubscription(t, id, "basic-weekly")
-		until := sub.CurrentPeriodEnd.UTC().Format("2006-01-02")
+		until := localDay("en", sub.CurrentPeriodEnd)
 		b.Expect("/userCenter", http.StatusOK, `data-testid="uc-cancel"`, `data-island="cancel"`, `id="cancel-props"`,
 			`href="/paying/upgrade/BMBTI-1807"`, "Upgrade to Premium", "Cancel subscription")
 		b.Expect("/userCenter/cancel", http.StatusOK, `data-testid="uc-cancel-confirm"`, "You keep access until "+until, `name="_csrf"`)
@@ -54,7 +54,7 @@ func TestUserCenterCancel(t *testing.T) {
 			t.Fatalf("cancel: %d %s", rec.Code, rec.Header().Get("Location"))
 		}
 		done := b.Expect("/userCenter/home", http.StatusOK, `data-testid="uc-cancelled"`,
-			"Your subscription is cancelled. You keep access until "+until+", and nothing more will be charged.").Body.String()
+			"Your subscription is cancelled. You keep access until "+until+"; it will not renew, and nothing more will be charged.").Body.String()
 		if strings.Contains(done, `data-testid="uc-cancel"`) {
 			t.Error("the cancel button is still offered")
 		}

@@ -129,7 +129,7 @@ func TestUserCenterTiers(t *testing.T) {
 			t.Fatalf("after subscribing to basic: %s", got)
 		}
 		home = b.Get("/userCenter").Body.String()
-		until := k.Clock.Now().UTC().AddDate(0, 0, 28).Format("2006-01-02")
+		until := localDay("en", k.Clock.Now().AddDate(0, 0, 28))
 		if !strings.Contains(home, "Renews on "+until) || !strings.Contains(home, "All your reports in one place") ||
 			strings.Contains(home, "Unlimited tests") {
 			t.Errorf("basic home: %.3000s", home)

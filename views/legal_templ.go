@@ -69,9 +69,9 @@ func Legal(p LegalPage) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var4 string
-			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(td(ctx, "legal.updated", map[string]any{"Date": p.Version}))
+			templ_7745c5c3_Var4, templ_7745c5c3_Err = templ.JoinStringErrs(td(ctx, "legal.updated", map[string]any{"Date": dayText(ctx, p.Version)}))
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `legal.templ`, Line: 12, Col: 83}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `legal.templ`, Line: 12, Col: 97}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var4))
 			if templ_7745c5c3_Err != nil {

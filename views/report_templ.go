@@ -340,9 +340,9 @@ func ReportPrint(p ReportPage, css string) templ.Component {
 			return templ_7745c5c3_Err
 		}
 		var templ_7745c5c3_Var16 string
-		templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(td(ctx, "report.page.reference_line", map[string]any{"Order": p.Order, "Date": p.Date}))
+		templ_7745c5c3_Var16, templ_7745c5c3_Err = templ.JoinStringErrs(td(ctx, "report.page.reference_line", map[string]any{"Order": p.Order, "Date": dayText(ctx, p.Date)}))
 		if templ_7745c5c3_Err != nil {
-			return templ.Error{Err: templ_7745c5c3_Err, FileName: `report.templ`, Line: 89, Col: 110}
+			return templ.Error{Err: templ_7745c5c3_Err, FileName: `report.templ`, Line: 89, Col: 124}
 		}
 		_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var16))
 		if templ_7745c5c3_Err != nil {

@@ -4,7 +4,6 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -99,14 +98,6 @@ func Sensitive(c echo.Context) {
 	Private(c)
 	c.Response().Header().Set("Referrer-Policy", "no-referrer")
 	c.Response().Header().Set("Cache-Control", "no-store")
-}
-
-// Day is a date as the cancel pages show it (empty for the zero time).
-func Day(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format("2006-01-02")
 }
 
 // MustFormat formats an amount of a currency from our own catalogue, whose

@@ -60,7 +60,7 @@ func (s *Server) UserReports(c echo.Context) ([]views.UserReport, error) {
 		p := exam.Pair{Code: r.PageCode, ExamID: r.ExamID}.String()
 		q := "?r=" + URLQueryEscape(r.ID)
 		out = append(out, views.UserReport{
-			ID: r.ID, Letters: letters, Title: t.T("type." + letters + ".title"), Date: r.CreatedAt.UTC().Format("2006-01-02"),
+			ID: r.ID, Letters: letters, Title: t.T("type." + letters + ".title"), Date: Day(r.CreatedAt),
 			Paid:      o.Paid,
 			ViewHref:  st.LocalPath("/report/result/"+p) + q,
 			PayHref:   st.LocalPath("/paying/buyreport/"+p) + q,

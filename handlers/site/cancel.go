@@ -36,7 +36,7 @@ func (s *Server) cancelPage(c echo.Context) error {
 	}
 	page := views.CancelRequestPage{Action: cancelAction(c), Sent: asked == "sent", Recent: asked == "recent"}
 	if kind, day, ok := strings.Cut(asked, ":"); ok {
-		page.Cancelled, page.Ending = true, views.CancelEnding{Until: cancelDayOf(c, day), Ended: kind == "ended"}
+		page.Cancelled, page.Ending = true, views.CancelEnding{Until: httpx.LongDayOf(c, day), Ended: kind == "ended"}
 	}
 	return s.Render(c, http.StatusOK, views.CancelRequest(page))
 }
@@ -95,7 +95,7 @@ func (s *Server) cancelSuccess(c echo.Context) error {
 	}
 	page := views.CancelSuccessPage{Ended: until == "ended"}
 	if !page.Ended {
-		page.Until = cancelDayOf(c, until)
+		page.Until = httpx.LongDayOf(c, until)
 	}
 	return s.Render(c, http.StatusOK, views.CancelSuccess(page))
 }

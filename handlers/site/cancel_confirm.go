@@ -25,7 +25,7 @@ func (s *Server) cancelConfirmPage(c echo.Context) error {
 	if err != nil {
 		return s.cancelLinkRefused(c, page, preview.Spent, err)
 	}
-	page.None, page.Until = preview.None, cancelDay(c, preview.AccessUntil)
+	page.None, page.Until = preview.None, httpx.LongDay(c, preview.AccessUntil)
 	page.Ending = cancelEnding(c, preview.Ending)
 	return s.Render(c, http.StatusOK, views.CancelConfirm(page))
 }
@@ -74,4 +74,9 @@ func (s *Server) cancelLinkRefused(c echo.Context, page views.CancelConfirmPage,
 		page.RequestHref = ""
 	}
 	return s.Render(c, f.Status, views.CancelConfirm(page))
+}
+
+// cancelEnding is how a subscription's access ends, for the cancel pages.
+func cancelEnding(c echo.Context, e unsubscribe.Ending) views.CancelEnding {
+	return views.CancelEnding{Until: httpx.LongDay(c, e.Until), Ended: e.Ended}
 }

@@ -63,16 +63,16 @@ func checkSuccess(c echo.Context, page *views.SubscribeCheck, v subscription.Che
 	page.Outcome = v.Outcome
 	page.Title = t.T("subscribe.check.success.title")
 	if paid := v.Charged; paid != nil {
-		amount := map[string]any{"Amount": httpx.MustFormat(paid.Amount, paid.Currency), "Date": httpx.Day(paid.CreatedAt)}
+		amount := map[string]any{"Amount": httpx.MustFormat(paid.Amount, paid.Currency), "Date": t.LongDay(paid.CreatedAt)}
 		page.Charged = t.TD("subscribe.check.charged", amount)
 		switch v.Outcome {
 		case subscription.KindTrial:
 			page.Title, page.Charged = t.T("subscribe.check.trial.title"), t.TD("subscribe.check.trial.charged", amount)
 		case subscription.KindUpgrade:
 			page.Title, page.Charged = t.T("subscribe.check.upgrade.title"), t.TD("subscribe.check.upgrade.charged", amount)
-			page.Replaced = t.TD("subscribe.check.upgrade.replaced", map[string]any{"Date": httpx.Day(paid.PeriodStart)})
+			page.Replaced = t.TD("subscribe.check.upgrade.replaced", map[string]any{"Date": t.LongDay(paid.PeriodStart)})
 			if v.TrialCut {
-				page.Replaced = t.TD("subscribe.check.upgrade.trial_ended", map[string]any{"Date": httpx.Day(paid.PeriodStart)})
+				page.Replaced = t.TD("subscribe.check.upgrade.trial_ended", map[string]any{"Date": t.LongDay(paid.PeriodStart)})
 			}
 		}
 		ev := tracking.Event{Name: tracking.Purchase, Value: float64(paid.Amount) / 100, Currency: paid.Currency, ID: paid.ID}
@@ -89,12 +89,12 @@ func checkSuccess(c echo.Context, page *views.SubscribeCheck, v subscription.Che
 	}
 	switch {
 	case sub.CancelAtPeriodEnd:
-		page.NextLine = t.TD("subscribe.check.ends", map[string]any{"Date": httpx.Day(sub.CurrentPeriodEnd)})
+		page.NextLine = t.TD("subscribe.check.ends", map[string]any{"Date": t.LongDay(sub.CurrentPeriodEnd)})
 	case sub.Status == subscription.Trialing:
-		page.NextLine = t.TD("subscribe.check.trial.next", map[string]any{"Every": every, "Date": httpx.Day(sub.CurrentPeriodEnd)})
+		page.NextLine = t.TD("subscribe.check.trial.next", map[string]any{"Every": every, "Date": t.LongDay(sub.CurrentPeriodEnd)})
 	default:
 		page.NextLine = t.TD("subscribe.check.renews", map[string]any{"Every": every, "Amount": httpx.MustFormat(sub.Price, sub.Currency),
-			"Date": httpx.Day(sub.CurrentPeriodEnd)})
+			"Date": t.LongDay(sub.CurrentPeriodEnd)})
 	}
 	if v.CanUpgrade {
 		page.UpgradeHref = httpx.SubscribePath(c, "/paying/upgrade", nil)

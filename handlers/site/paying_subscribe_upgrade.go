@@ -77,9 +77,9 @@ func upgradeTerms(c echo.Context, page *views.UpgradePage, v subscription.Upgrad
 		page.Card = t.T("subscribe.upgrade.card_on_file")
 	}
 	if v.Trialing {
-		page.Ends = t.TD("subscribe.upgrade.trial_ends", map[string]any{"Date": httpx.Day(v.Today)})
+		page.Ends = t.TD("subscribe.upgrade.trial_ends", map[string]any{"Date": t.LongDay(v.Today)})
 	} else {
-		page.Ends = t.TD("subscribe.upgrade.period_ends", map[string]any{"Plan": page.Current, "Date": httpx.Day(v.Today)})
+		page.Ends = t.TD("subscribe.upgrade.period_ends", map[string]any{"Plan": page.Current, "Date": t.LongDay(v.Today)})
 	}
-	page.Renews = t.TD("subscribe.upgrade.renews", map[string]any{"Every": page.Price, "Date": httpx.Day(v.RenewsOn)})
+	page.Renews = t.TD("subscribe.upgrade.renews", map[string]any{"Every": page.Price, "Date": t.LongDay(v.RenewsOn)})
 }

@@ -27,7 +27,7 @@ func (s *Server) userCenterPage(c echo.Context, nav string) (views.UserCenterPag
 	p := views.UserCenterPage{Nav: nav, CSS: s.Assets.URL("static/css/usercenter.css"), Name: name, Tier: string(ent.Tier),
 		Ending: ent.CancelAtPeriodEnd, Renews: ent.Renews(), Status: string(ent.Status), FreeLeft: m.Free.Left, FreeOf: m.Free.Of}
 	if ent.Tier != subscription.TierGuest && !ent.ValidUntil.IsZero() {
-		p.ValidUntil = ent.ValidUntil.UTC().Format("2006-01-02")
+		p.ValidUntil = httpx.Day(ent.ValidUntil)
 	}
 	for _, n := range []struct{ key, path string }{
 		{"home", "/userCenter/home"}, {"reports", "/userCenter/reportList"}, {"notices", "/userCenter/notification"}, {"rights", "/userCenter/rightsInterests"},

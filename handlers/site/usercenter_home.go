@@ -56,5 +56,5 @@ func (s *Server) homePlan(c echo.Context, p *views.UserCenterPage) error {
 // cancelProps is what the cancel dialog island reads: where to post, the
 // CSRF token, the date shown and its messages.
 func cancelProps(c echo.Context, action, until string) map[string]any {
-	return map[string]any{"action": action, "csrf": httpx.State(c).CSRF, "until": until, "messages": httpx.Tr(c).Messages("usercenter.cancel.")}
+	return map[string]any{"action": action, "csrf": httpx.State(c).CSRF, "until": httpx.LongDayOf(c, until), "messages": httpx.Tr(c).Messages("usercenter.cancel.")}
 }

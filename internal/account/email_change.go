@@ -18,6 +18,11 @@ import (
 // account's change cannot change another's.
 const purposeEmailChange = "email_change:"
 
+// PurposeEmailChange asks CodeMail for the e-mail of an address change: it
+// has its own subject and words, and says that ignoring it keeps the
+// account's address.
+const PurposeEmailChange = "email_change"
+
 // Message ids of the e-mail and name forms of the billing page.
 const (
 	msgEmailSame = "billing.email.same"
@@ -61,8 +66,8 @@ func (s *Service) RequestEmailChange(ctx context.Context, userID, email, passwor
 }
 
 // sendChangeCode mails a code for an address change, as SendCode does (the
-// same limits, the hash kept beside the queued mail), in the e-mail that
-// asks to verify an address, which is what the code does.
+// same limits, the hash kept beside the queued mail), in the e-mail of
+// its own (PurposeEmailChange).
 func (s *Service) sendChangeCode(ctx context.Context, email, userID, locale string) error {
 	now := s.Now().UTC()
 	purpose := purposeEmailChange + userID
@@ -76,7 +81,7 @@ func (s *Service) sendChangeCode(ctx context.Context, email, userID, locale stri
 	code := newCode()
 	c := store.EmailCode{ID: ids.New(), Email: email, Purpose: purpose, ExpiresAt: now.Add(CodeTTL)}
 	c.CodeHash = hashCode(c.ID, code)
-	content, err := s.Compose(locale, PurposeVerify, code)
+	content, err := s.Compose(locale, PurposeEmailChange, code)
 	if err != nil {
 		return err
 	}

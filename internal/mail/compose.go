@@ -20,6 +20,10 @@ const (
 	KindReportReady = "report_ready"
 	KindRetrieval   = "retrieval"
 	KindAccountCode = "account_code"
+	// KindEmailChange carries the code that moves an account to a new
+	// address, mailed to that address; its data are the Vars Code and
+	// Minutes.
+	KindEmailChange = "email_change"
 	KindCancelLink  = "cancel_link"
 
 	// KindRegisterNotice tells an address's owner that someone tried to
@@ -35,7 +39,7 @@ const (
 	KindSubscriptionReminder      = "subscription_reminder"
 )
 
-var kinds = []string{KindReceipt, KindReportReady, KindRetrieval, KindAccountCode, KindCancelLink, KindRegisterNotice,
+var kinds = []string{KindReceipt, KindReportReady, KindRetrieval, KindAccountCode, KindEmailChange, KindCancelLink, KindRegisterNotice,
 	KindSubscriptionReceipt, KindSubscriptionPaymentFailed, KindSubscriptionEndedUnpaid, KindSubscriptionCanceled,
 	KindSubscriptionReminder}
 
@@ -152,14 +156,6 @@ type button struct{ URL, Label string }
 func (v view) Button(url, label string) button { return button{URL: url, Label: label} }
 
 // Date writes a day in the translator's language ("22 November 2026",
-// "2026年11月22日"), from the messages mail.dates.*. The day is taken in
+// "2026年11月22日") as the pages do (i18n's LongDay). The day is taken in
 // UTC, as every time the service stores.
-func Date(tr *i18n.Translator, t time.Time) string {
-	t = t.UTC()
-	day := fmt.Sprint(t.Day())
-	if t.Day() == 1 {
-		day = tr.T("mail.dates.day1")
-	}
-	return tr.TD("mail.dates.format", map[string]any{"Day": day, "Month": tr.T(fmt.Sprintf("mail.dates.m%02d", int(t.Month()))),
-		"MonthNumber": int(t.Month()), "Year": t.Year()})
-}
+func Date(tr *i18n.Translator, t time.Time) string { return tr.LongDay(t) }

@@ -211,12 +211,15 @@ func (s *Sandbox) ParseEvent(payload []byte, header http.Header, now time.Time) 
 		Currency: ev.Currency, FailureCode: ev.FailureCode}, nil
 }
 
-// Saved-card behaviours, by test number. 4000 0000 0000 0341 is saved but
+// Saved-card behaviours, by test number. 4242 4242 4242 4242 (Visa) and
+// 5555 5555 5555 4444 (Mastercard) always succeed, so a card can be
+// replaced by one of another brand. 4000 0000 0000 0341 is saved but
 // every charge on it is declined, as at Stripe: it lets a trial start and
 // its renewal fail. A card asking for 3-D Secure cannot be charged without
 // the customer (authentication_required).
 var savedBehaviour = map[string]string{
 	"4242424242424242": "",
+	"5555555555554444": "",
 	"4000000000000341": "card_declined",
 	"4000000000000002": "card_declined",
 	"4000000000009995": "insufficient_funds",

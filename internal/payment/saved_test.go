@@ -49,6 +49,16 @@ func TestSandboxSavedCards(t *testing.T) {
 			c.State != payment.StateFailed || c.FailureCode != "expired_card" {
 			t.Fatalf("an expired card: %+v %v", c, err)
 		}
+		master, err := sb.SaveCard(ctx, payment.Card{Number: "5555555555554444", ExpMonth: 12, ExpYear: 2030})
+		if err != nil || master.Brand != "mastercard" || master.Last4 != "4444" {
+			t.Fatalf("the Mastercard test number: %+v %v", master, err)
+		}
+		for _, key := range []string{"m1", "m2"} {
+			if c, err := sb.ChargeSaved(ctx, master.Ref, payment.Request{Amount: 1999, Currency: "USD", IdempotencyKey: key}); err != nil ||
+				c.State != payment.StateSucceeded {
+				t.Fatalf("the Mastercard test number, charge %s: %+v %v", key, c, err)
+			}
+		}
 		for number, code := range map[string]string{"4000000000000341": "card_declined", "4000000000009995": "insufficient_funds",
 			"4000002760003184": "authentication_required", "4111111111111111": "card_not_supported"} {
 			m, err := sb.SaveCard(ctx, payment.Card{Number: number, ExpMonth: 12, ExpYear: 2030})
