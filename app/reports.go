@@ -6,11 +6,13 @@ import (
 
 	"selfmap/handlers"
 	"selfmap/internal/exam"
+	"selfmap/internal/exam/crisis"
 	"selfmap/internal/jobs"
 	"selfmap/internal/mail"
 	"selfmap/internal/pdf"
 	"selfmap/internal/report"
 	neoreport "selfmap/internal/report/ipipneo"
+	"selfmap/internal/report/screen"
 	"selfmap/internal/reportpdf"
 	"selfmap/internal/store"
 )
@@ -18,13 +20,27 @@ import (
 // reportBuilders are the report builders of the instruments, one each, by
 // the instrument's name: a new instrument (exam.loadInstruments) adds its
 // builder here. Every exam's instrument must have one, or the start fails.
+// The screens (PHQ-9, K10) are given the crisis lines of every country.
 func reportBuilders(exams *exam.Registry, stats *report.StatsCache) (report.Builders, error) {
 	inst, _ := exams.Instrument(exam.IPIPNEO120)
 	neo, err := neoreport.New(inst, stats)
 	if err != nil {
 		return nil, err
 	}
+	lines, err := crisis.Load()
+	if err != nil {
+		return nil, err
+	}
 	b := report.Builders{exam.IPIPNEO120: neo}
+	for name, spec := range map[string]func() (screen.Spec, error){exam.PHQ9: screen.PHQ9, exam.K10: screen.K10} {
+		sp, err := spec()
+		if err != nil {
+			return nil, err
+		}
+		if b[name], err = screen.New(sp, lines); err != nil {
+			return nil, err
+		}
+	}
 	return b, b.Check(exams)
 }
 

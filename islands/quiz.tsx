@@ -4,15 +4,16 @@
 // pages through the statements, shows the tips between parts, keeps the
 // answers in localStorage and posts them on the calculating screen. Answers
 // are the instrument's scale (props.scale: values, labels, stem), or a
-// Choice item's own options.
+// Choice item's own options. What differs between exams (title, intro, the
+// screen note, the tips, the calculating screen, the storage key) comes in
+// the props (props.texts, props.storageKey): no exam is named here.
 import { useEffect, useRef, useState } from "react";
 import { createRoot } from "react-dom/client";
 import { readProps, postJSON, format, type Messages } from "./props";
+import { calcMillis, introOf, tipAfter, type ExamTexts, type Scale } from "./quiz_flow";
 
 type Option = { value: number; label: string; picture?: string };
 type Question = { id: string; text: string; kind: "likert" | "choice"; options?: Option[] };
-/** The instrument's answer scale in the page's locale (exam.Scale). */
-type Scale = { min: number; max: number; labels: string[]; stem?: string };
 
 type Props = {
   examId: number;
@@ -27,6 +28,9 @@ type Props = {
   csrf: string;
   storageKey: string;
   edit: boolean;
+  /** The exam's own words (quiz.exam_<report>). */
+  texts: ExamTexts;
+  /** The flow's shared words (quiz.*), keyed without the prefix. */
   messages: Messages;
 };
 
@@ -35,14 +39,13 @@ type Answers = Record<string, number>;
 /** The localStorage entry of the contract; page is 1-based. */
 type Saved = { v: 1; answers: Answers; page: number; startedAt?: number; expiresAt: number; resultId?: string };
 
-type Tip = "tip1" | "tip2" | "almost";
+/** A part's tip (index into texts.tips) or the "almost done" one. */
+type Tip = number | "almost";
 type Screen = "questions" | "tip" | "calculating";
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 const ALMOST_LEFT = 10;
 const METER_MS = 500;
-const DIMENSIONS = ["dim_stability", "dim_extraversion", "dim_openness", "dim_agreeableness", "dim_conscientiousness"];
-const INCLUDES = ["includes_type", "includes_dimensions", "includes_strengths", "includes_relationships"];
 
 const reducedMotion = () => matchMedia("(prefers-reduced-motion: reduce)").matches;
 
@@ -114,6 +117,7 @@ function Check() {
 
 function Quiz({ props, early }: { props: Props; early: Answers }) {
   const t = props.messages;
+  const x = props.texts;
   const qs = props.questions;
   const total = qs.length;
   const size = props.pageSize;
@@ -124,7 +128,7 @@ function Quiz({ props, early }: { props: Props; early: Answers }) {
   const [answers, setAnswers] = useState(init.answers);
   const [page, setPage] = useState(init.page);
   const [screen, setScreen] = useState<Screen>("questions");
-  const [tip, setTip] = useState<Tip>("tip1");
+  const [tip, setTip] = useState<Tip>("almost");
   const [notice, setNotice] = useState<"resume_notice" | "edit_notice" | null>(
     props.edit ? "edit_notice" : init.resumed ? "resume_notice" : null,
   );
@@ -202,31 +206,21 @@ function Quiz({ props, early }: { props: Props; early: Answers }) {
     focusHeading.current = true;
   }
 
-  /** The tip to show after leaving page p forwards, if any. */
-  function tipAfter(p: number): Tip | null {
-    const from = p * size;
-    const to = Math.min(from + size, total);
-    const boundary = Math.floor(to / partSize) * partSize;
-    if (boundary > from && boundary < total) return boundary === partSize ? "tip1" : "tip2";
-    if (from < total - ALMOST_LEFT && to >= total - ALMOST_LEFT) return "almost";
-    return null;
-  }
-
   function next() {
     if (!pageDone || submitting.current) return;
     if (last) return calculate();
     const p = page + 1;
-    const shown = !props.edit && p > furthest.current ? tipAfter(page) : null;
+    const shown = !props.edit && p > furthest.current ? tipAfter(page, { total, pageSize: size, parts: props.parts }, x.tips, ALMOST_LEFT) : null;
     furthest.current = Math.max(furthest.current, p);
-    if (shown) setTip(shown);
-    go(p, shown ? "tip" : "questions");
+    if (shown !== null) setTip(shown);
+    go(p, shown !== null ? "tip" : "questions");
   }
 
   function calculate() {
     if (answered < total) return;
     setScreen("calculating");
     focusHeading.current = true;
-    animation.current ??= new Promise((done) => setTimeout(done, reducedMotion() ? 0 : METER_MS * DIMENSIONS.length + 300));
+    animation.current ??= new Promise((done) => setTimeout(done, calcMillis(x.meters?.length ?? 0, METER_MS, reducedMotion())));
     void submit();
   }
 
@@ -314,12 +308,12 @@ function Quiz({ props, early }: { props: Props; early: Answers }) {
   if (screen === "calculating") {
     return (
       <>
-        <h1 className="quiz-title">{t.title}</h1>
+        <h1 className="quiz-title">{x.title}</h1>
         <section className="quiz-card quiz-calc" data-testid="quiz-calculating" aria-labelledby="quiz-calc-title">
           <h2 id="quiz-calc-title" ref={heading} tabIndex={-1}>
             {t.calc_title}
           </h2>
-          <p className="quiz-calc-text">{t.calc_text}</p>
+          <p className="quiz-calc-text">{x.calcText}</p>
           {error && (
             <div className="quiz-error" role="alert" data-testid="quiz-error">
               <p>{error}</p>
@@ -333,22 +327,28 @@ function Quiz({ props, early }: { props: Props; early: Answers }) {
               </div>
             </div>
           )}
-          <ul className="quiz-meters">
-            {DIMENSIONS.map((k) => (
-              <li className="quiz-meter" key={k}>
-                <span>{t[k]}</span>
-                <span className="quiz-meter-track" aria-hidden="true">
-                  <span className="quiz-meter-fill" />
-                </span>
-              </li>
-            ))}
-          </ul>
-          <h3 className="quiz-includes-title">{t.includes_title}</h3>
-          <ul className="quiz-includes">
-            {INCLUDES.map((k) => (
-              <li key={k}>{t[k]}</li>
-            ))}
-          </ul>
+          {!!x.meters?.length && (
+            <ul className="quiz-meters" data-testid="quiz-meters">
+              {x.meters.map((m) => (
+                <li className="quiz-meter" key={m}>
+                  <span>{m}</span>
+                  <span className="quiz-meter-track" aria-hidden="true">
+                    <span className="quiz-meter-fill" />
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+          {!!x.includes?.length && (
+            <>
+              <h3 className="quiz-includes-title">{t.includes_title}</h3>
+              <ul className="quiz-includes" data-testid="quiz-includes">
+                {x.includes.map((m) => (
+                  <li key={m}>{m}</li>
+                ))}
+              </ul>
+            </>
+          )}
           <p className="quiz-calc-status" role="status">
             {!error && (leaving ? t.opening : t.saving)}
           </p>
@@ -358,17 +358,18 @@ function Quiz({ props, early }: { props: Props; early: Answers }) {
   }
 
   if (screen === "tip") {
+    const shown = tip === "almost" ? { title: t.almost_title, text: t.almost_text, hint: t.almost_hint } : x.tips?.[tip];
     return (
       <>
-        <h1 className="quiz-title">{t.title}</h1>
+        <h1 className="quiz-title">{x.title}</h1>
         {progress}
         <section className="quiz-card quiz-tip" data-testid="quiz-tip" aria-labelledby="quiz-tip-title">
           <Check />
           <h2 id="quiz-tip-title" ref={heading} tabIndex={-1}>
-            {t[`${tip}_title`]}
+            {shown?.title}
           </h2>
-          <p className="quiz-tip-text">{t[`${tip}_text`]}</p>
-          <p className="quiz-tip-hint">{t[`${tip}_hint`]}</p>
+          <p className="quiz-tip-text">{shown?.text}</p>
+          <p className="quiz-tip-hint">{shown?.hint}</p>
           <button type="button" className="btn btn-primary" data-testid="quiz-tip-continue" onClick={() => go(page)}>
             {t.continue}
           </button>
@@ -379,8 +380,13 @@ function Quiz({ props, early }: { props: Props; early: Answers }) {
 
   return (
     <>
-      <h1 className="quiz-title">{t.title}</h1>
-      <p className="quiz-intro">{props.scale.stem || t.intro}</p>
+      <h1 className="quiz-title">{x.title}</h1>
+      {x.notice && page === 0 && (
+        <p className="quiz-screen-note" data-testid="quiz-screen-note">
+          {x.notice}
+        </p>
+      )}
+      <p className="quiz-intro">{introOf(x, props.scale)}</p>
       {notice && (
         <div className="quiz-notice" role="status" data-testid="quiz-notice">
           <p>{t[notice]}</p>

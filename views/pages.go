@@ -69,12 +69,17 @@ type TestCard struct {
 	Questions, Parts       int
 	MinMinutes, MaxMinutes int
 	StartHref              string
+	// Report names the full report and what it shows, and Price is its
+	// price for the visitor's country ("" when none is on sale).
+	Report, ReportShows, Price string
 }
 
 // TestsPage is the view model of the professional tests page.
 type TestsPage struct {
 	CSS   string
 	Tests []TestCard
+	// More says more tests are on the way (only one is offered yet).
+	More bool
 }
 
 // HelpArticle is an article as the help pages show it.

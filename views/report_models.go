@@ -7,6 +7,7 @@ import (
 
 	"selfmap/internal/report"
 	neoreport "selfmap/internal/report/ipipneo"
+	"selfmap/internal/report/screen"
 )
 
 // The report's view models are the instruments' own (internal/report/<name>):
@@ -18,6 +19,8 @@ func ReportView(r report.Report, c ReportChrome) (templ.Component, error) {
 	switch m := r.(type) {
 	case neoreport.Report:
 		return Report(ReportPage{Report: m, ReportChrome: c}), nil
+	case screen.Report:
+		return ScreenReport(ScreenReportPage{Report: m, ReportChrome: c}), nil
 	}
 	return nil, fmt.Errorf("views: no report page for %T", r)
 }
@@ -28,6 +31,8 @@ func ReportPrintView(r report.Report, css string) (templ.Component, error) {
 	switch m := r.(type) {
 	case neoreport.Report:
 		return ReportPrint(ReportPage{Report: m, ReportChrome: ReportChrome{Print: true}}, css), nil
+	case screen.Report:
+		return ScreenReportPrint(ScreenReportPage{Report: m, ReportChrome: ReportChrome{Print: true}}, css), nil
 	}
 	return nil, fmt.Errorf("views: no printed report for %T", r)
 }
@@ -37,6 +42,8 @@ func FreeResultView(r report.Report, unlockHref string) (templ.Component, error)
 	switch m := r.(type) {
 	case neoreport.Free:
 		return FreeResult(FreeResultPage{Free: m, UnlockHref: unlockHref}), nil
+	case screen.Free:
+		return ScreenFree(ScreenFreePage{Free: m, UnlockHref: unlockHref}), nil
 	}
 	return nil, fmt.Errorf("views: no free result for %T", r)
 }

@@ -52,20 +52,29 @@ func (s *Server) UserReports(c echo.Context) ([]views.UserReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, t := State(c), Tr(c)
+	st := State(c)
 	out := make([]views.UserReport, 0, len(own))
 	for _, o := range own {
 		r := o.Result
-		letters, _, _ := strings.Cut(r.ResultCode, "-")
+		// Each instrument names its results (the type and its title; a
+		// screen and its band); only a type has a public page to share.
+		h, err := s.Reports.Headline(c.Request().Context(), r, st.Locale)
+		if err != nil {
+			return nil, err
+		}
 		p := exam.Pair{Code: r.PageCode, ExamID: r.ExamID}.String()
 		q := "?r=" + URLQueryEscape(r.ID)
-		out = append(out, views.UserReport{
-			ID: r.ID, Letters: letters, Title: t.T("type." + letters + ".title"), Date: Day(r.CreatedAt),
-			Paid:      o.Paid,
-			ViewHref:  st.LocalPath("/report/result/"+p) + q,
-			PayHref:   st.LocalPath("/paying/buyreport/"+p) + q,
-			ShareHref: st.LocalPath("/types/" + p + "/" + strings.ToLower(letters)),
-		})
+		ur := views.UserReport{
+			ID: r.ID, Letters: h.Code, Title: h.Title, Date: Day(r.CreatedAt),
+			Paid:     o.Paid,
+			ViewHref: st.LocalPath("/report/result/"+p) + q,
+			PayHref:  st.LocalPath("/paying/buyreport/"+p) + q,
+		}
+		if h.TypePage != "" {
+			ur.Letters, _, _ = strings.Cut(h.Code, "-")
+			ur.ShareHref = st.LocalPath("/types/" + p + "/" + h.TypePage)
+		}
+		out = append(out, ur)
 	}
 	return out, nil
 }

@@ -42,7 +42,7 @@ func (s *Server) answerEmail(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return s.Render(c, http.StatusOK, s.detailsView(c, action, known, nil, known != result.DetailsInput{}))
+	return s.Render(c, http.StatusOK, s.detailsView(c, r, action, known, nil, known != result.DetailsInput{}))
 }
 
 // answerEmailPost takes either step's form (POST /answer/email/{p}). An
@@ -80,7 +80,7 @@ func (s *Server) answerEmailPost(c echo.Context) error {
 			return err
 		}
 		if len(errs) > 0 {
-			return s.Render(c, http.StatusUnprocessableEntity, s.detailsView(c, action, in, errs, false))
+			return s.Render(c, http.StatusUnprocessableEntity, s.detailsView(c, r, action, in, errs, false))
 		}
 	default:
 		return echo.ErrBadRequest
@@ -88,10 +88,14 @@ func (s *Server) answerEmailPost(c echo.Context) error {
 	return c.Redirect(http.StatusSeeOther, action)
 }
 
-func (s *Server) detailsView(c echo.Context, action string, in result.DetailsInput, errs map[string]string, known bool) templ.Component {
+// detailsView is the details step of result r: the year of birth and sex
+// only when its exam's instrument has norms (result.SetDetails reads them
+// by the same rule).
+func (s *Server) detailsView(c echo.Context, r result.Result, action string, in result.DetailsInput, errs map[string]string, known bool) templ.Component {
+	e, _ := s.Exams.Exam(r.ExamID)
 	return views.Details(views.DetailsPage{
 		Action: action, FirstName: in.FirstName, LastName: in.LastName, BirthYear: in.BirthYear, Gender: in.Gender,
 		Country: in.Country, Errors: errs, Genders: result.Genders, Countries: geo.Countries(httpx.State(c).Locale.Tag),
-		MaxYear: s.Deps.Now().Year(), FromAccount: known,
+		MaxYear: s.Deps.Now().Year(), Norms: e.Instrument != nil && e.Instrument.NeedsNorms(), FromAccount: known,
 	})
 }

@@ -37,6 +37,8 @@ func (s *Server) payingPackage(c echo.Context) error {
 	switch {
 	case !ps.Order.Paid():
 		return c.Redirect(http.StatusSeeOther, flowURL(c, "/paying/buyreport", r.ID))
+	case ps.NoPacks:
+		return c.Redirect(http.StatusSeeOther, flowURL(c, "/report/result", r.ID))
 	case ps.Moved:
 		// No step, or one this buyer is not offered: the first of theirs.
 		return c.Redirect(http.StatusSeeOther, packageURL(c, r.ID, ps.Step))

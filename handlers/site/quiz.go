@@ -25,6 +25,7 @@ type quizProps struct {
 	CSRF         string            `json:"csrf"`
 	StorageKey   string            `json:"storageKey"`
 	Edit         bool              `json:"edit"`
+	Texts        views.QuizTexts   `json:"texts"`
 	Messages     map[string]string `json:"messages"`
 }
 
@@ -38,6 +39,7 @@ func (s *Server) quiz(c echo.Context) error {
 	}
 	st := httpx.State(c)
 	flow := e.Flow(st.Locale.Tag)
+	texts := quizTexts(httpx.Tr(c), e.Report)
 	edit := c.QueryParam("edit") == "1"
 	// The answers-submitted screen keeps the visit's kept parameters (an
 	// ad's click id, the landing's theme), as every later step does.
@@ -46,15 +48,17 @@ func (s *Server) quiz(c echo.Context) error {
 		submitted += "?" + q.Encode()
 	}
 	return s.Render(c, http.StatusOK, views.Quiz(views.QuizPage{
-		First: flow.FirstPage(), Total: len(flow.Questions), Parts: flow.Parts, Scale: flow.Scale, Edit: edit,
+		First: flow.FirstPage(), Total: len(flow.Questions), Parts: flow.Parts, Scale: flow.Scale, Texts: texts, Edit: edit,
 		Props: quizProps{
 			ExamID: e.ID, Code: p.Code, Version: e.FullVersion(), Questions: flow.Questions, Scale: flow.Scale, Parts: flow.Parts, PageSize: flow.PageSize,
 			SubmitURL:    "/api/exam/order/info?hl=" + st.Locale.Spec,
 			SubmittedURL: submitted,
 			CSRF:         st.CSRF,
-			StorageKey:   "MBTI-" + strconv.Itoa(e.ID) + "-" + e.FullVersion(),
-			Edit:         edit,
-			Messages:     httpx.Tr(c).Messages("quiz."),
+			// One key per exam and version: the report code, then the exam.
+			StorageKey: e.Report + "-" + strconv.Itoa(e.ID) + "-" + e.FullVersion(),
+			Edit:       edit,
+			Texts:      texts,
+			Messages:   quizMessages(httpx.Tr(c)),
 		},
 		CSS: s.Assets.URL("static/css/quiz.css"),
 	}))

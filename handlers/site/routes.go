@@ -124,6 +124,8 @@ func (s *Server) routes(e *echo.Echo, l httpx.RouteLimits) {
 	get("/userCenter/reportList", s.userCenterReports, s.RequireUser)
 	get("/userCenter/rightsInterests", s.userCenterRights, s.RequireUser)
 	get("/userCenter/resultReport", s.userResultReport, s.RequireUser)
+	get("/userCenter/exploreMore/testCenter", s.testCenter, s.RequireUser)
+	get("/userCenter/exploreMore/testCenter/list", s.testCenterList, s.RequireUser)
 	get("/userCenter/notification", s.userNotification, s.RequireUser)
 	get("/userCenter/notification/detail", s.userNotificationDetail, s.RequireUser)
 	get("/userCenter/setting", s.userSetting, s.RequireUser)

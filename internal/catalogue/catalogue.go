@@ -66,3 +66,20 @@ func (s *Service) Countries(ctx context.Context) ([]Price, error) {
 	}
 	return out, nil
 }
+
+// ReportPrices is the report each exam sells, priced for a country (or
+// Default), by exam id: the first report of the exam's catalogue, as
+// checkout sells it. An exam with no report on sale is left out.
+func (s *Service) ReportPrices(ctx context.Context, examIDs []int, country string) (map[int]SKU, error) {
+	out := make(map[int]SKU, len(examIDs))
+	for _, id := range examIDs {
+		skus, err := s.Reports(ctx, id, country)
+		if err != nil {
+			return nil, err
+		}
+		if len(skus) > 0 {
+			out[id] = skus[0]
+		}
+	}
+	return out, nil
+}

@@ -13,9 +13,6 @@ import (
 	"selfmap/internal/store"
 )
 
-// ReportSKU is the product that unlocks an exam's full report.
-const ReportSKU = "mbti-report"
-
 // Flow is what a checkout screen is about: a result the caller may see and
 // the report order it opened.
 type Flow struct {
@@ -60,8 +57,22 @@ func (s *Service) reportOffer(ctx context.Context, resultID string, owns func(st
 	if err != nil || f.Order.Paid() {
 		return f, store.PricedSKU{}, err
 	}
-	sku, err := s.Store.GetSKU(ctx, s.Store.DB, f.Result.ExamID, ReportSKU, f.Country())
+	sku, err := s.ReportSKU(ctx, f.Result.ExamID, f.Country())
 	return f, sku, err
+}
+
+// ReportSKU is the product that unlocks an exam's full report, priced for
+// a country: the first report the catalogue lists for the exam. An exam
+// with no report on sale is ErrNotFound.
+func (s *Service) ReportSKU(ctx context.Context, examID int, country string) (store.PricedSKU, error) {
+	skus, err := s.Store.ListSKUs(ctx, s.Store.DB, examID, store.OrderReport, country)
+	if err != nil {
+		return store.PricedSKU{}, err
+	}
+	if len(skus) == 0 {
+		return store.PricedSKU{}, ErrNotFound
+	}
+	return skus[0], nil
 }
 
 // Buy is the buy page of a result's report: its price for the buyer and
@@ -173,6 +184,9 @@ type PackStep struct {
 	// Moved says the step asked for is not one of the buyer's: they go to
 	// Step, the first of theirs.
 	Moved bool
+	// NoPacks says the result's exam sells no packs (every exam but the
+	// 16-type today): after paying, the buyer goes straight to the report.
+	NoPacks bool
 	// Owned are the packs bought, on the last step (packs.AccessProduct).
 	Owned []Order
 	// Offer is the step's pack, and State and Failed what its step shows
@@ -193,6 +207,9 @@ func (s *Service) PackStep(ctx context.Context, in PackStepInput) (PackStep, err
 	offers, err := s.Packs.Offers(ctx, f.Result)
 	if err != nil {
 		return PackStep{}, err
+	}
+	if len(offers) == 0 {
+		return PackStep{Flow: f, NoPacks: true}, nil
 	}
 	p := PackStep{Flow: f, Plan: offers.Plan(), Step: in.Step}
 	if !slices.Contains(p.Plan, p.Step) {

@@ -47,7 +47,7 @@ func goodCard(number string) payment.CardInput {
 
 func (f *fixture) createFlow(t *testing.T) checkout.Created {
 	t.Helper()
-	c, err := f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: "SMF", SKUID: checkout.ReportSKU, Email: "b@example.com"}, mine)
+	c, err := f.svc.Create(context.Background(), checkout.CreateInput{OrderNumber: "SMF", SKUID: "mbti-report", Email: "b@example.com"}, mine)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestPaymentTriesThePromo(t *testing.T) {
 				t.Fatal(err)
 			}
 			if p.Promo != tc.promo || p.PromoError != tc.errID || p.Applied() != tc.applied || p.Quote.Discount != tc.discount ||
-				p.Quote.Total != tc.total || p.Quote.SKUID != checkout.ReportSKU {
+				p.Quote.Total != tc.total || p.Quote.SKUID != "mbti-report" {
 				t.Errorf("promo %q: %+v (applied %q)", tc.typed, p, p.Applied())
 			}
 		}

@@ -58,6 +58,9 @@ type Instrument interface {
 	Index(id string) (int, bool)
 	// Score scores a complete answer set in item order.
 	Score(answers []int, p Profile) (Scored, error)
+	// NeedsNorms reports whether Score uses the Profile (sex and age): only
+	// then does the details step ask for them and rescore with them.
+	NeedsNorms() bool
 }
 
 // IPIPNEO120 names the IPIP-NEO-120 in exams.json and in the report
@@ -126,6 +129,9 @@ func (b likertBank) Scale(locale string) Scale {
 	return Scale{Min: b.bank.Spec.Min, Max: b.bank.Spec.Max, Labels: s.Labels, Stem: s.Stem}
 }
 
+// NeedsNorms is false: neither instrument has norms by sex or age.
+func (b likertBank) NeedsNorms() bool { return false }
+
 // Score needs no profile: neither instrument has norms by sex or age.
 func (b likertBank) Score(answers []int, _ Profile) (Scored, error) {
 	sc, err := b.score(answers)
@@ -168,6 +174,7 @@ func (p ipipNEO) Version() string {
 	return "ipip-neo-120@" + p.bank.Version[strings.LastIndex(p.bank.Version, "@")+1:]
 }
 func (p ipipNEO) ItemCount() int              { return len(p.bank.Items) }
+func (p ipipNEO) NeedsNorms() bool            { return true }
 func (p ipipNEO) Index(id string) (int, bool) { return p.bank.Index(id) }
 
 func (p ipipNEO) Questions(locale string) []Question {

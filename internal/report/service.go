@@ -220,6 +220,21 @@ func (s *Service) Free(ctx context.Context, r result.Result, member string, l i1
 	return b.Free(ctx, Input{Result: r, Locale: l, T: s.Catalog.Translator(l)})
 }
 
+// Headline names a result in a line, as its instrument's builder does
+// (the type and its title; a screen and its band): what lists of results
+// show, whether the report is open or not.
+func (s *Service) Headline(ctx context.Context, r result.Result, l i18n.Locale) (Headline, error) {
+	b, err := s.Builders.For(s.Exams, r.ExamID)
+	if err != nil {
+		return Headline{}, err
+	}
+	f, err := b.Free(ctx, Input{Result: r, Locale: l, T: s.Catalog.Translator(l)})
+	if err != nil {
+		return Headline{}, err
+	}
+	return f.Headline(), nil
+}
+
 // Rate keeps how accurate the reader finds a report, 1 to 5, once per
 // result (a second rating replaces the first): it feeds the landing pages'
 // user-rated accuracy.

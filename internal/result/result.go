@@ -208,12 +208,22 @@ func (s *Service) KnownDetails(ctx context.Context, u store.User, familyFirst bo
 var Genders = []string{"female", "male", "unspecified"}
 
 // SetDetails validates the personal details, rescores the result against
-// the norm group they select, and stores both. Field errors come back keyed
-// by field name; nothing is stored unless all fields are valid. Once the
-// report is paid, its norm group (what it was scored against) and its
-// country (what it was priced for) are frozen: a correction that keeps
-// both, a name or a birth year in the same age band, is still taken.
+// the norm group they select, and stores both. Sex and birth year are read
+// only when the exam's instrument has norms (exam.Instrument.NeedsNorms);
+// otherwise they are neither asked, checked, stored nor used. Field errors
+// come back keyed by field name; nothing is stored unless all fields are
+// valid. Once the report is paid, its norm group (what it was scored
+// against) and its country (what it was priced for) are frozen: a
+// correction that keeps both, a name or a birth year in the same age band,
+// is still taken.
 func (s *Service) SetDetails(ctx context.Context, r store.Result, in DetailsInput) (map[string]string, error) {
+	e, ok := s.Exams.Exam(r.ExamID)
+	if !ok || e.FullVersion() != r.ExamVersion {
+		return nil, fmt.Errorf("result: exam %d version %s of result %s is not served", r.ExamID, r.ExamVersion, r.ID)
+	}
+	if !e.Instrument.NeedsNorms() {
+		in.BirthYear, in.Gender = "", "unspecified"
+	}
 	errs := map[string]string{}
 	var d store.Details
 	var msg string
@@ -248,9 +258,12 @@ func (s *Service) SetDetails(ctx context.Context, r store.Result, in DetailsInpu
 	if len(errs) > 0 {
 		return errs, nil
 	}
-	e, ok := s.Exams.Exam(r.ExamID)
-	if !ok || e.FullVersion() != r.ExamVersion {
-		return nil, fmt.Errorf("result: exam %d version %s of result %s is not served", r.ExamID, r.ExamVersion, r.ID)
+	if !e.Instrument.NeedsNorms() {
+		if errs, err := s.frozen(ctx, r, d, r.NormGroup); err != nil || len(errs) > 0 {
+			return errs, err
+		}
+		kept := store.Rescored{NormGroup: r.NormGroup, Scores: r.Scores, ResultCode: r.ResultCode}
+		return nil, notFoundAs(s.Store.SetResultDetails(ctx, s.Store.DB, r.ID, d, kept, s.Now()))
 	}
 	var answers []int
 	if err := json.Unmarshal([]byte(r.Answers), &answers); err != nil {

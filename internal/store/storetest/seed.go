@@ -36,7 +36,7 @@ func Buy(t testing.TB, s *store.Store, p Purchase) {
 	}
 	email := func(e string) sql.NullString { return sql.NullString{String: e, Valid: e != ""} }
 	r := store.Result{ID: p.ResultID, ExamID: 1807, PageCode: "BMBTI", Locale: p.Locale, Answers: "[]", ExamVersion: "v", ItemsVersion: "i",
-		NormsVersion: "n", NormGroup: "pooled", Scores: "{}", ResultCode: p.Code, Email: email(p.ResultEmail), CreatedAt: p.At, UpdatedAt: p.At}
+		NormsVersion: "n", NormGroup: "pooled", Scores: `{"type":"` + p.Code + `"}`, ResultCode: p.Code, Email: email(p.ResultEmail), CreatedAt: p.At, UpdatedAt: p.At}
 	o := store.Order{ID: "o-" + p.ResultID, OrderNumber: "SM-" + p.ResultID, ResultID: r.ID, ExamID: 1807, Kind: store.OrderReport,
 		Status: p.Report, Email: email(p.ReportEmail), CreatedAt: p.At, UpdatedAt: p.At}
 	if err := s.CreateResultWithOrder(ctx, s.DB, r, o); err != nil {
