@@ -124,7 +124,7 @@ func build(cfg config.Config, logger *slog.Logger, st *store.Store, withJobs boo
 	if err != nil {
 		return nil, err
 	}
-	mails := &mailer{templates: templates, catalog: catalog, exams: exams, baseURL: cfg.BaseURL}
+	mails := &mailer{templates: templates, catalog: catalog, exams: exams, baseURL: cfg.BaseURL, store: st}
 	pay, err := newCheckout(cfg, secret, st, mails, logger, now)
 	if err != nil {
 		return nil, err

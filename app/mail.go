@@ -1,13 +1,20 @@
 package app
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"strconv"
+	"sync"
 
 	"selfmap/internal/account"
 	"selfmap/internal/exam"
 	"selfmap/internal/i18n"
 	"selfmap/internal/mail"
 	"selfmap/internal/money"
+	"selfmap/internal/report"
+	"selfmap/internal/report/screen"
+	"selfmap/internal/result"
 	"selfmap/internal/retrieve"
 	"selfmap/internal/store"
 )
@@ -19,6 +26,75 @@ type mailer struct {
 	catalog   *i18n.Catalog
 	exams     *exam.Registry
 	baseURL   string
+	// store reads the answers of a screen's result that a retrieval e-mail
+	// lists (the retrieval gives only its id).
+	store *store.Store
+	// builders are the report builders (reportBuilders), made on first use
+	// when not given: a screen's builder names its result and decides its
+	// crisis block.
+	builders     report.Builders
+	buildersOnce sync.Once
+	buildersErr  error
+}
+
+// screened is the report builder of a screen (report/screen): it names a
+// result by its band and decides whether its answers call for the crisis
+// block, as on the pages. The 16-type builder is not one: its mails name
+// the type code.
+type screened interface {
+	report.Builder
+	CrisisFor(r result.Result, t *i18n.Translator) (*screen.Crisis, error)
+}
+
+// screenOf is the builder of an exam's results when it is a screen's.
+func (m *mailer) screenOf(examID int) (screened, bool, error) {
+	m.buildersOnce.Do(func() {
+		if m.builders == nil {
+			m.builders, m.buildersErr = reportBuilders(m.exams, nil)
+		}
+	})
+	if m.buildersErr != nil {
+		return nil, false, m.buildersErr
+	}
+	b, err := m.builders.For(m.exams, examID)
+	if err != nil {
+		return nil, false, err
+	}
+	sb, ok := b.(screened)
+	return sb, ok, nil
+}
+
+// named is how a mail shows a result: Type names it (a type code, or the
+// test and its band), Test is the test's name and Variant
+// mail.VariantTest for a screen; Crisis is the block its answers call for.
+type named struct {
+	Type, Test, Variant string
+	Crisis              *mail.Crisis
+}
+
+// name names a stored result in a mail written by t: a screen's as
+// "Depression screen (PHQ-9): Moderate" with the crisis block its answers
+// call for (report/screen decides both, as for the pages), any other by
+// its type code as before.
+func (m *mailer) name(r store.Result, t *i18n.Translator) (named, error) {
+	sb, ok, err := m.screenOf(r.ExamID)
+	if err != nil || !ok {
+		return named{Type: r.ResultCode}, err
+	}
+	free, err := sb.Free(context.Background(), report.Input{Result: r, Locale: t.Locale, T: t})
+	if err != nil {
+		return named{}, err
+	}
+	c, err := sb.CrisisFor(r, t)
+	if err != nil {
+		return named{}, err
+	}
+	n := named{Test: t.T("exam.name_" + strconv.Itoa(r.ExamID)), Variant: mail.VariantTest}
+	n.Type = t.TD("mail.named", map[string]any{"Test": n.Test, "Band": free.Headline().Title})
+	if c != nil {
+		n.Crisis = &mail.Crisis{Lines: c.Lines, Reason: c.Reason}
+	}
+	return n, nil
 }
 
 // locale is the locale of a stored tag, or the default one.
@@ -56,8 +132,13 @@ func (m *mailer) paidOrder(o store.Order, r store.Result, reportToken string) ([
 	if err != nil {
 		total = fmt.Sprintf("%d %s", o.Total, o.Currency.String)
 	}
+	n, err := m.name(r, t)
+	if err != nil {
+		return nil, err
+	}
 	d := m.data(l, r.ExamID)
-	d.Vars = map[string]any{"Order": o.OrderNumber, "Product": t.T("sku." + o.SKUID.String + ".name"), "Total": total, "Type": r.ResultCode}
+	d.Vars = map[string]any{"Order": o.OrderNumber, "Product": t.T("sku." + o.SKUID.String + ".name"), "Total": total, "Type": n.Type, "Test": n.Test}
+	d.Variant, d.Crisis = n.Variant, n.Crisis
 	receipt, err := m.templates.Compose(mail.KindReceipt, t, d)
 	if err != nil || reportToken == "" {
 		return []mail.Content{receipt}, err
@@ -68,6 +149,9 @@ func (m *mailer) paidOrder(o store.Order, r store.Result, reportToken string) ([
 }
 
 // retrieval composes the e-mail listing a mailbox's reports with new links.
+// A screen's report is named by its test and band; when one's answers call
+// for the crisis block, the e-mail starts with it (the first such report's,
+// in its country's lines).
 func (m *mailer) retrieval(l i18n.Locale, reports []retrieve.Report) (mail.Content, error) {
 	examID := exam.DefaultPair.ExamID
 	if len(reports) > 0 {
@@ -75,10 +159,33 @@ func (m *mailer) retrieval(l i18n.Locale, reports []retrieve.Report) (mail.Conte
 	}
 	d, tr := m.data(l, examID), m.catalog.Translator(l)
 	for _, r := range reports {
-		d.Reports = append(d.Reports, mail.ReportLink{Type: r.ResultCode, Order: r.OrderNumber, Date: tr.LongDay(r.PaidAt),
+		n, err := m.listed(r.PaidReport, tr)
+		if err != nil {
+			return mail.Content{}, err
+		}
+		if d.Crisis == nil {
+			d.Crisis = n.Crisis
+		}
+		d.Reports = append(d.Reports, mail.ReportLink{Type: n.Type, Variant: n.Variant, Order: r.OrderNumber, Date: tr.LongDay(r.PaidAt),
 			URL: m.reportURL(l, r.ExamID, r.Token)})
 	}
 	return m.templates.Compose(mail.KindRetrieval, tr, d)
+}
+
+// listed names a report a retrieval e-mail lists: a screen's is read from
+// the store for its answers, any other is named by its type code.
+func (m *mailer) listed(p store.PaidReport, t *i18n.Translator) (named, error) {
+	if _, ok, err := m.screenOf(p.ExamID); err != nil || !ok {
+		return named{Type: p.ResultCode}, err
+	}
+	if m.store == nil {
+		return named{}, errors.New("app: the retrieval e-mail needs the store to read a screen's answers")
+	}
+	r, err := m.store.GetResult(context.Background(), m.store.DB, p.ResultID)
+	if err != nil {
+		return named{}, fmt.Errorf("app: retrieval e-mail: %w", err)
+	}
+	return m.name(r, t)
 }
 
 // accountCode composes the e-mail carrying a one-time code: to verify an

@@ -149,7 +149,7 @@ func TestScreenReportPage(t *testing.T) {
 		if crisis > score {
 			t.Errorf("crisis block at %d after the score at %d", crisis, score)
 		}
-		at("<h1>うつ病スクリーニング（PHQ-9）</h1>")
+		at("<h1>うつ状態のスクリーニング（PHQ-9）</h1>")
 		at("10–14：中等度（あなたの結果）")
 		at("27点中11点")
 		at("中等度")

@@ -68,13 +68,26 @@ type Data struct {
 	// terms.
 	UserCenterURL, UnsubscribeURL, TermsURL string
 	// Variant picks one wording of a kind: a receipt's "trial", a
-	// cancellation's "now" or "period_end", a reminder's "trial".
+	// cancellation's "now" or "period_end", a reminder's "trial"; a paid
+	// order's "test" (a result named by its test, VariantTest). A subject
+	// mail.<kind>.subject_<variant>, where there is one, replaces the
+	// kind's subject.
 	Variant string
+	// Crisis is the crisis block the answers of a result call for (nil:
+	// none): the e-mail starts with it (crisis.go).
+	Crisis *Crisis
 }
+
+// VariantTest is the wording of a mail that names a result by its test and
+// band ("Depression screen (PHQ-9): Moderate") rather than by a type code.
+const VariantTest = "test"
 
 // ReportLink is one report of a retrieval e-mail with its new link.
 type ReportLink struct {
 	Type, Order, Date, URL string
+	// Variant is VariantTest when Type names the test and its band
+	// (mail.retrieval.item_test), "" for a type code.
+	Variant string
 }
 
 // Templates are the parsed e-mail templates, one HTML and one text set per
@@ -109,8 +122,16 @@ func (t *Templates) Compose(kind string, tr *i18n.Translator, d Data) (Content, 
 	}
 	v := view{Data: d, tr: tr, Lang: tr.Locale.Tag, Brand: tr.T("meta.site_name")}
 	v.Subject = tr.TD("mail."+kind+".subject", d.Vars)
+	if id := "mail." + kind + ".subject_" + d.Variant; d.Variant != "" {
+		if s := tr.TD(id, d.Vars); s != id {
+			v.Subject = s
+		}
+	}
 	v.Heading = tr.TD("mail."+kind+".heading", d.Vars)
 	v.Preheader = v.Heading
+	if d.Crisis != nil {
+		v.Preheader = tr.T("crisis.title")
+	}
 	var html, text bytes.Buffer
 	if err := h.ExecuteTemplate(&html, "layout", v); err != nil {
 		return Content{}, fmt.Errorf("mail: render %s.html: %w", kind, err)
@@ -146,6 +167,9 @@ func (v view) Has(name string) bool {
 
 // Item names one report of a retrieval e-mail.
 func (v view) Item(r ReportLink) string {
+	if r.Variant == VariantTest {
+		return v.tr.TD("mail.retrieval.item_test", map[string]any{"Type": r.Type, "Order": r.Order, "Date": r.Date})
+	}
 	return v.tr.TD("mail.retrieval.item", map[string]any{"Type": r.Type, "Order": r.Order, "Date": r.Date})
 }
 

@@ -130,13 +130,33 @@ func (b *Builder) free(in report.Input, d detail, band int) Free {
 	k := "screen." + s.Name + "."
 	f := Free{Screen: s.Name, Short: s.Short, Name: t.T(k + "name"), Sum: d.Sum, Min: s.Min, Max: s.Max,
 		Band: s.Bands[band].Key, BandName: t.T(k + "band." + s.Bands[band].Key), Meaning: t.T(k + "meaning." + s.Bands[band].Key)}
-	if d.Crisis {
-		f.Crisis = &Crisis{Lines: b.Crisis.For(in.Result.Country.String), Reason: t.T("crisis.reason_" + s.Name)}
-	}
+	f.Crisis = b.crisis(in.Result, d, t)
 	for i, bd := range s.Bands {
 		f.Bands = append(f.Bands, BandMark{Key: bd.Key, Name: t.T(k + "band." + bd.Key), From: bd.From, To: bd.To, Current: i == band})
 	}
 	return f
+}
+
+// CrisisFor is the crisis block a stored result calls for, worded by t,
+// or nil when its answers do not call for one: the one decision the free
+// result, the report, the PDF and the e-mails share. A result whose stored
+// detail does not add up is an error, as for the report.
+func (b *Builder) CrisisFor(r result.Result, t *i18n.Translator) (*Crisis, error) {
+	d, _, err := b.scored(r)
+	if err != nil {
+		return nil, err
+	}
+	return b.crisis(r, d, t), nil
+}
+
+// crisis is the block of a scored detail: the lines of the result's
+// country when the scoring flagged the answers (PHQ-9 item 9 above 0, K10
+// in its top band).
+func (b *Builder) crisis(r result.Result, d detail, t *i18n.Translator) *Crisis {
+	if !d.Crisis {
+		return nil
+	}
+	return &Crisis{Lines: b.Crisis.For(r.Country.String), Reason: t.T("crisis.reason_" + b.Spec.Name)}
 }
 
 // Build is the full report.
