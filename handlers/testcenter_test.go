@@ -152,7 +152,11 @@ func TestTestCenterFollowsADepressionScreenToItsReport(t *testing.T) {
 		b.Expect("/userCenter/exploreMore/testCenter/list", http.StatusOK, `data-testid="tc-result-`+id+`" data-status="pending"`, "Pending payment",
 			"Depression screen (PHQ-9)")
 
-		b.Expect("/paying/buyreport/BDEPS-2001"+q, http.StatusOK, "$4.99")
+		// The product page sells the screen's report in its own words, not the 16-type's.
+		buy := b.Expect("/paying/buyreport/BDEPS-2001"+q, http.StatusOK, "$4.99", "Your result: ", "A two-week self-care plan").Body.String()
+		if strings.Contains(buy, "facets") || strings.Contains(buy, "Your type is") {
+			t.Errorf("the screen's product page describes the 16-type report: %.2000s", between(buy, `data-testid="buy"`, "</ul>"))
+		}
 		if rec := b.PostJSON("/pay/pay/order/create", token, map[string]any{"orderNumber": order, "skuId": "mbti-report", "email": u.Email}); rec.Code == http.StatusOK {
 			t.Fatalf("the 16-type report was sold for a depression screen: %s", rec.Body.String())
 		}

@@ -419,7 +419,7 @@ function Quiz({ props, early }: { props: Props; early: Answers }) {
               <legend className="quiz-legend">
                 <span className="quiz-num">{start + i + 1}</span> {q.text}
               </legend>
-              <div className="quiz-scale" data-options={options.length}>
+              <div className="quiz-scale" data-options={options.length} data-frequency={props.scale.frequency ? "" : undefined}>
                 {options.map((o) => (
                   <label className="quiz-option" key={o.value}>
                     <input

@@ -20,7 +20,7 @@ export type ExamTexts = {
 };
 
 /** The instrument's answer scale in the page's locale (exam.Scale). */
-export type Scale = { min: number; max: number; labels: string[]; stem?: string };
+export type Scale = { min: number; max: number; labels: string[]; stem?: string; frequency?: boolean };
 
 /** The paging of an exam: items, items a page, parts of equal length. */
 export type Paging = { total: number; pageSize: number; parts: number };

@@ -126,7 +126,8 @@ func (b likertBank) Questions(locale string) []Question {
 
 func (b likertBank) Scale(locale string) Scale {
 	s := b.bank.Locale(locale).Scale
-	return Scale{Min: b.bank.Spec.Min, Max: b.bank.Spec.Max, Labels: s.Labels, Stem: s.Stem}
+	// Both banks (PHQ-9, K10) ask how often: their answers count up.
+	return Scale{Min: b.bank.Spec.Min, Max: b.bank.Spec.Max, Labels: s.Labels, Stem: s.Stem, Frequency: true}
 }
 
 // NeedsNorms is false: neither instrument has norms by sex or age.

@@ -30,6 +30,10 @@ type Scale struct {
 	// how often have you been bothered by…"); empty when the items stand on
 	// their own and the page's own intro is enough.
 	Stem string `json:"stem,omitempty"`
+	// Frequency says the answers count up from "never" (PHQ-9, K10) rather
+	// than run from disagree to agree: every label is shown and no middle
+	// answer is drawn as neutral.
+	Frequency bool `json:"frequency,omitempty"`
 }
 
 // Option is one answer a question offers.
