@@ -30,7 +30,7 @@ var Benefits = []Benefit{
 	{"free_tests", TierBasic, "/tests/{pair}", false},
 	{"free_courses", TierBasic, "/userCenter/courseList", false},
 	{"unlimited_tests", TierPremium, "/tests/{pair}", false},
-	{"all_assessments", TierPremium, "/tests/{pair}", false},
+	{"all_assessments", TierPremium, "/tests/{pair}", true},
 	{"full_courses", TierPremium, "/userCenter/courseList", false},
 	{"map_profile", TierPremium, "/userCenter/exploreMore", false},
 	{"exclusive_reports", TierPremium, "/userCenter/reportList", false},
