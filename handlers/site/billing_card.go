@@ -41,8 +41,14 @@ func (s *Server) cardForms(c echo.Context, p *views.BillingPage, sub subscriptio
 	if st.form == "card" {
 		errs = st.errs
 	}
+	// A plan cancelled at its period's end takes no more payments: the card
+	// is only kept for a resume.
+	intro := t.T("billing.card.intro")
+	if sub.CancelAtPeriodEnd {
+		intro = t.T("billing.card.intro_ending")
+	}
 	p.CardForm = &views.AccountForm{Action: base, Submit: t.T("billing.card.submit"), TestID: "billing-card-form",
-		Heading: t.T("billing.card.replace"), Text: t.T("billing.card.intro"), Errors: errs,
+		Heading: t.T("billing.card.replace"), Text: intro, Errors: errs,
 		Fields: []views.AccountField{
 			{Name: "subscription", Type: "hidden", Value: sub.ID},
 			{Name: "number", Label: t.T("billing.card.number"), Type: "text", Autocomplete: "cc-number", MaxLength: 23,
