@@ -199,6 +199,13 @@ func (s *Service) checkLocked(ctx context.Context, email string, now time.Time) 
 // SendCode mails a new six-digit code for a purpose; only its hash is kept,
 // beside the queued mail, in one transaction.
 func (s *Service) SendCode(ctx context.Context, email, purpose, locale string) error {
+	return s.sendCode(ctx, email, purpose, purpose, locale)
+}
+
+// sendCode stores a new code for an address under a purpose and queues its
+// mail, written for the purpose mailed (a change of address stores its
+// codes per account but mails them as PurposeEmailChange).
+func (s *Service) sendCode(ctx context.Context, email, purpose, mailed, locale string) error {
 	now := s.Now().UTC()
 	n, err := s.Store.CountEmailCodes(ctx, s.Store.DB, email, purpose, now.Add(-time.Hour+CodeTTL))
 	if err != nil {
@@ -210,7 +217,7 @@ func (s *Service) SendCode(ctx context.Context, email, purpose, locale string) e
 	code := newCode()
 	c := store.EmailCode{ID: ids.New(), Email: email, Purpose: purpose, ExpiresAt: now.Add(CodeTTL)}
 	c.CodeHash = hashCode(c.ID, code)
-	content, err := s.Compose(locale, purpose, code)
+	content, err := s.Compose(locale, mailed, code)
 	if err != nil {
 		return err
 	}

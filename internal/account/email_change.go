@@ -4,11 +4,9 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	"github.com/jmoiron/sqlx"
 
-	"selfmap/internal/ids"
 	"selfmap/internal/store"
 	"selfmap/internal/validate"
 )
@@ -69,29 +67,7 @@ func (s *Service) RequestEmailChange(ctx context.Context, userID, email, passwor
 // same limits, the hash kept beside the queued mail), in the e-mail of
 // its own (PurposeEmailChange).
 func (s *Service) sendChangeCode(ctx context.Context, email, userID, locale string) error {
-	now := s.Now().UTC()
-	purpose := purposeEmailChange + userID
-	n, err := s.Store.CountEmailCodes(ctx, s.Store.DB, email, purpose, now.Add(-time.Hour+CodeTTL))
-	if err != nil {
-		return err
-	}
-	if n >= codesPerHour {
-		return ErrTooManyCodes
-	}
-	code := newCode()
-	c := store.EmailCode{ID: ids.New(), Email: email, Purpose: purpose, ExpiresAt: now.Add(CodeTTL)}
-	c.CodeHash = hashCode(c.ID, code)
-	content, err := s.Compose(locale, PurposeEmailChange, code)
-	if err != nil {
-		return err
-	}
-	return s.Store.InTx(ctx, func(tx *sqlx.Tx) error {
-		if err := s.Store.ReplaceEmailCode(ctx, tx, c, now); err != nil {
-			return err
-		}
-		return s.Store.QueueMail(ctx, tx, store.Mail{ID: ids.New(), Kind: content.Kind, To: email, Locale: locale, Subject: content.Subject,
-			Body: content.Text, HTMLBody: store.NullStr{String: content.HTML, Valid: content.HTML != ""}, Ref: c.ID, CreatedAt: now})
-	})
+	return s.sendCode(ctx, email, purposeEmailChange+userID, PurposeEmailChange, locale)
 }
 
 // ConfirmEmailChange moves the account to the new address when the code
